@@ -1,0 +1,298 @@
+// This file defines Config, its defaults, validation and fingerprint. Reading the
+// YAML text into a Config lives in parse.go; the commented file that `ragraf init`
+// writes lives in template.go.
+
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Config is the content of project.yaml.
+type Config struct {
+	Languages        []string         `yaml:"languages" json:"languages"`
+	Include          []string         `yaml:"include" json:"include"`
+	Exclude          []string         `yaml:"exclude" json:"exclude"`
+	SecretsExclude   []string         `yaml:"secrets_exclude" json:"secrets_exclude"`
+	MaxFileSize      int64            `yaml:"max_file_size" json:"max_file_size"`
+	ChunkBudget      int              `yaml:"chunk_budget" json:"chunk_budget"`
+	RetainRevs       int              `yaml:"retain_revs" json:"retain_revs"`
+	RespectGitignore bool             `yaml:"respect_gitignore" json:"respect_gitignore"`
+	Database         DatabaseConfig   `yaml:"database" json:"database"`
+	DataFlow         DataFlowConfig   `yaml:"dataflow" json:"dataflow"`
+	Embeddings       EmbeddingsConfig `yaml:"embeddings" json:"embeddings"`
+}
+
+// DatabaseConfig says where the database schema comes from: live databases
+// (Sources) and schema files in the corpus (SchemaFiles).
+type DatabaseConfig struct {
+	Sources       []DBSource `yaml:"sources" json:"sources"`
+	TablePrefixes []string   `yaml:"table_prefixes" json:"table_prefixes"`
+	SchemaFiles   []string   `yaml:"schema_files" json:"schema_files"`
+}
+
+// DBSource is one live database whose schema is read at index time. The DSN
+// never holds the password; PasswordEnv names the environment variable that does.
+type DBSource struct {
+	Name        string `yaml:"name" json:"name"`
+	Driver      string `yaml:"driver" json:"driver"`
+	DSN         string `yaml:"dsn" json:"dsn"`
+	PasswordEnv string `yaml:"password_env" json:"password_env"`
+}
+
+// DataFlowConfig controls the data-flow engine behind slice and flow queries.
+type DataFlowConfig struct {
+	Enabled          bool `yaml:"enabled" json:"enabled"`
+	MaxFunctionLines int  `yaml:"max_function_lines" json:"max_function_lines"`
+}
+
+// EmbeddingsConfig names a local embedding model. An empty Model means no
+// vectors: search is lexical only.
+type EmbeddingsConfig struct {
+	Model string `yaml:"model" json:"model"`
+	Path  string `yaml:"path" json:"path"`
+	Dim   int    `yaml:"dim" json:"dim"`
+}
+
+// Languages and drivers accepted by Validate.
+var (
+	KnownLanguages = []string{"php", "markdown", "sql"}
+	KnownDrivers   = []string{"mysql", "mariadb", "postgres", "sqlite"}
+)
+
+// Numeric limits accepted by Validate.
+const (
+	minMaxFileSize      = 1
+	maxMaxFileSize      = 1 << 30
+	minChunkBudget      = 16
+	maxChunkBudget      = 8192
+	minRetainRevs       = 1
+	maxRetainRevs       = 1000
+	minMaxFunctionLines = 1
+	maxMaxFunctionLines = 1_000_000
+	maxEmbeddingDim     = 65536
+)
+
+// DefaultSecretsExclude lists the files that are never opened because they
+// usually hold credentials. Secrets inside code files (wp-config.php, say) are
+// handled by redaction instead, so code stays indexed.
+var DefaultSecretsExclude = []string{
+	".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	"credentials*", "secrets.*", "*.p12", "*.pfx", "*.keystore", ".htpasswd", "auth.json",
+	".npmrc", ".pypirc",
+}
+
+// Default returns the configuration used for every key project.yaml omits.
+func Default() Config {
+	return Config{
+		Languages:        []string{"php", "markdown", "sql"},
+		Include:          []string{"**"},
+		Exclude:          []string{},
+		SecretsExclude:   slices.Clone(DefaultSecretsExclude),
+		MaxFileSize:      2 << 20,
+		ChunkBudget:      512,
+		RetainRevs:       3,
+		RespectGitignore: true,
+		Database: DatabaseConfig{
+			Sources:       []DBSource{},
+			TablePrefixes: []string{"wp_"},
+			SchemaFiles:   []string{"**/*.sql"},
+		},
+		DataFlow:   DataFlowConfig{Enabled: true, MaxFunctionLines: 2000},
+		Embeddings: EmbeddingsConfig{},
+	}
+}
+
+// Hash returns the sha256 (hex) of a canonical encoding of c. Nil and empty
+// lists hash alike, so a loaded file and Default agree when they mean the same.
+func (c Config) Hash() string {
+	n := c.normalized()
+	b, err := json.Marshal(n)
+	if err != nil {
+		// Config holds only strings, numbers, booleans and slices of them.
+		panic("internal error: encoding config: " + err.Error())
+	}
+	sum := sha256.Sum256(append([]byte("ragraf-config-v1\n"), b...))
+	return hex.EncodeToString(sum[:])
+}
+
+// normalized replaces nil slices by empty ones.
+func (c Config) normalized() Config {
+	nz := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	c.Languages = nz(c.Languages)
+	c.Include = nz(c.Include)
+	c.Exclude = nz(c.Exclude)
+	c.SecretsExclude = nz(c.SecretsExclude)
+	c.Database.TablePrefixes = nz(c.Database.TablePrefixes)
+	c.Database.SchemaFiles = nz(c.Database.SchemaFiles)
+	if c.Database.Sources == nil {
+		c.Database.Sources = []DBSource{}
+	}
+	return c
+}
+
+// Validate checks every value of c. It returns nil or one *Error per problem,
+// joined; the errors carry no position (Parse reports the same problems with one).
+func (c Config) Validate() error {
+	var errs []error
+	add := func(key, msg string) {
+		if msg != "" {
+			errs = append(errs, &Error{Msg: key + ": " + msg})
+		}
+	}
+	add("languages", checkLanguageList(c.Languages))
+	for _, l := range c.Languages {
+		add("languages", checkLanguage(l))
+	}
+	add("include", checkNonEmpty(c.Include, `["**"]`))
+	for key, globs := range map[string][]string{
+		"include": c.Include, "exclude": c.Exclude, "secrets_exclude": c.SecretsExclude,
+		"database.schema_files": c.Database.SchemaFiles,
+	} {
+		for _, g := range globs {
+			add(key, checkGlob(g))
+		}
+	}
+	add("max_file_size", checkRange(c.MaxFileSize, minMaxFileSize, maxMaxFileSize))
+	add("chunk_budget", checkRange(int64(c.ChunkBudget), minChunkBudget, maxChunkBudget))
+	add("retain_revs", checkRange(int64(c.RetainRevs), minRetainRevs, maxRetainRevs))
+	add("dataflow.max_function_lines", checkRange(int64(c.DataFlow.MaxFunctionLines), minMaxFunctionLines, maxMaxFunctionLines))
+	add("embeddings.dim", checkRange(int64(c.Embeddings.Dim), 0, maxEmbeddingDim))
+	add("embeddings.model", checkEmbeddings(c.Embeddings))
+	seen := map[string]bool{}
+	for i, s := range c.Database.Sources {
+		key := fmt.Sprintf("database.sources[%d]", i)
+		add(key+".name", checkSourceName(s.Name, seen))
+		add(key+".driver", checkDriver(s.Driver))
+		add(key+".dsn", checkDSN(s.DSN))
+		add(key+".password_env", checkEnvName(s.PasswordEnv))
+	}
+	slices.SortStableFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return errors.Join(errs...)
+}
+
+func checkLanguageList(langs []string) string {
+	if len(langs) == 0 {
+		return "at least one language is needed; allowed: " + quoteList(KnownLanguages)
+	}
+	return ""
+}
+
+func checkLanguage(l string) string {
+	if slices.Contains(KnownLanguages, l) {
+		return ""
+	}
+	msg := fmt.Sprintf("unknown language %q", l)
+	if s := suggest(l, KnownLanguages); s != "" {
+		msg += fmt.Sprintf(": did you mean %q?", s)
+	}
+	return msg + " (allowed: " + quoteList(KnownLanguages) + ")"
+}
+
+func checkNonEmpty(list []string, example string) string {
+	if len(list) == 0 {
+		return "at least one glob is needed, e.g. " + example
+	}
+	return ""
+}
+
+func checkGlob(g string) string {
+	if g == "" {
+		return "empty glob"
+	}
+	if strings.HasPrefix(g, "/") {
+		return fmt.Sprintf("glob %q must be relative to the project root: write %q", g, strings.TrimLeft(g, "/"))
+	}
+	if slices.Contains(strings.Split(g, "/"), "..") {
+		return fmt.Sprintf("glob %q must not leave the project root (no \"..\")", g)
+	}
+	if !doublestar.ValidatePattern(g) {
+		return fmt.Sprintf("invalid glob %q: check unbalanced [ ] or { } and trailing \\", g)
+	}
+	return ""
+}
+
+func checkRange(v, lo, hi int64) string {
+	if v < lo || v > hi {
+		return fmt.Sprintf("%d is out of range: write a whole number from %d to %d", v, lo, hi)
+	}
+	return ""
+}
+
+func checkEmbeddings(e EmbeddingsConfig) string {
+	if e.Model == "" {
+		return ""
+	}
+	if e.Path == "" {
+		return fmt.Sprintf("model %q needs embeddings.path, the directory holding the local model files", e.Model)
+	}
+	if e.Dim <= 0 {
+		return fmt.Sprintf("model %q needs embeddings.dim, its vector size (e.g. 384)", e.Model)
+	}
+	return ""
+}
+
+func checkSourceName(name string, seen map[string]bool) string {
+	if name == "" {
+		return `a name is needed, e.g. name: "main"`
+	}
+	if seen[name] {
+		return fmt.Sprintf("duplicate source name %q: names must be unique", name)
+	}
+	seen[name] = true
+	return ""
+}
+
+func checkDriver(d string) string {
+	if slices.Contains(KnownDrivers, d) {
+		return ""
+	}
+	msg := fmt.Sprintf("unknown driver %q", d)
+	if d == "" {
+		msg = "a driver is needed"
+	} else if s := suggest(d, KnownDrivers); s != "" {
+		msg += fmt.Sprintf(": did you mean %q?", s)
+	}
+	return msg + " (allowed: " + quoteList(KnownDrivers) + ")"
+}
+
+// mysqlUserPass matches the go-sql-driver form user:password@tcp(...).
+var mysqlUserPass = regexp.MustCompile(`^[^:@/]*:[^@]+@`)
+
+func checkDSN(dsn string) string {
+	const msg = "the dsn must not contain a password: remove it and name an environment variable in password_env"
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			return msg
+		}
+		return ""
+	}
+	if !strings.Contains(dsn, "://") && mysqlUserPass.MatchString(dsn) {
+		return msg
+	}
+	return ""
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkEnvName(name string) string {
+	if name == "" || envName.MatchString(name) {
+		return ""
+	}
+	return fmt.Sprintf("%q is not an environment variable name: use letters, digits and _, e.g. DB_PASSWORD", name)
+}

@@ -1,0 +1,55 @@
+// This file defines the mandatory excludes: paths that no include pattern can
+// bring back. The corpus walk (internal/corpus) prunes them before reading a
+// directory, so their contents are never listed.
+
+package config
+
+import (
+	"path"
+	"strings"
+)
+
+// MandatoryExcludes lists, in gitignore-like notation, what is never indexed at
+// any depth: a trailing "/" names a directory, other entries match a file or
+// directory name. Coding-assistant entries cover only paths those tools create.
+var MandatoryExcludes = []string{
+	".git/", ".ragraf/", "vendor/", "node_modules/",
+	"*.log", "*_bak*", "*.bak",
+	".claude/", ".cursor/", ".aider*", ".codex/", ".continue/", ".windsurf/",
+	".roo/", ".cline/", ".gemini/", ".zed/", "CLAUDE.local.md",
+}
+
+// mandatoryNames are the entries of MandatoryExcludes matched as whole names.
+// Directory entries also match a file of that name: a ".git" file marks a
+// worktree or submodule and is no more source than the directory.
+var mandatoryNames = map[string]bool{
+	".git": true, ".ragraf": true, "vendor": true, "node_modules": true,
+	".claude": true, ".cursor": true, ".codex": true, ".continue": true, ".windsurf": true,
+	".roo": true, ".cline": true, ".gemini": true, ".zed": true, "CLAUDE.local.md": true,
+}
+
+// IsMandatoryExcluded reports whether the slash-separated path rel, relative to
+// the project root, is or lies inside a mandatorily excluded file or directory.
+func IsMandatoryExcluded(rel string) bool {
+	rel = strings.Trim(path.Clean("/"+rel), "/")
+	for rel != "" {
+		name := rel
+		if i := strings.IndexByte(rel, '/'); i >= 0 {
+			name, rel = rel[:i], rel[i+1:]
+		} else {
+			rel = ""
+		}
+		if mandatoryName(name) {
+			return true
+		}
+	}
+	return false
+}
+
+func mandatoryName(name string) bool {
+	return mandatoryNames[name] ||
+		strings.HasPrefix(name, ".aider") ||
+		strings.HasSuffix(name, ".log") ||
+		strings.HasSuffix(name, ".bak") ||
+		strings.Contains(name, "_bak")
+}

@@ -1,0 +1,92 @@
+// This file holds the commented project.yaml that `ragraf init` writes. Every
+// option appears with its default; config_test.go checks Parse(Template())
+// equals Default().
+
+package config
+
+// Template returns the full project.yaml with every option at its default value.
+func Template() []byte {
+	return []byte(template)
+}
+
+const template = `# ragraf project configuration.
+# Paths and globs are relative to the project root and use / as separator.
+# Globs follow doublestar syntax: * matches within one directory, ** across
+# directories, {a,b} alternatives, [abc] character classes. A glob without "/"
+# matches a file or directory name at any depth; a glob with "/" matches the
+# path from the project root.
+
+# Languages to index. Allowed: php, markdown, sql.
+languages: ["php", "markdown", "sql"]
+
+# Files to consider. Default: everything under the root.
+include: ["**"]
+
+# Extra files or directories to skip, e.g. ["tests/fixtures/**", "*.min.js"].
+# These are always skipped and cannot be re-included: .git/ .ragraf/ vendor/
+# node_modules/ *.log *_bak* *.bak and coding-assistant files (.claude/
+# .cursor/ .aider* .codex/ .continue/ .windsurf/ .roo/ .cline/ .gemini/ .zed/
+# CLAUDE.local.md).
+exclude: []
+
+# Files that are never opened because they usually hold credentials. Secrets
+# inside indexed files (wp-config.php, say) are redacted instead. Replacing
+# this list drops the defaults, so keep the ones you still need.
+secrets_exclude:
+  - ".env"
+  - ".env.*"
+  - "*.pem"
+  - "*.key"
+  - "id_rsa*"
+  - "id_dsa*"
+  - "id_ecdsa*"
+  - "id_ed25519*"
+  - "credentials*"
+  - "secrets.*"
+  - "*.p12"
+  - "*.pfx"
+  - "*.keystore"
+  - ".htpasswd"
+  - "auth.json"
+  - ".npmrc"
+  - ".pypirc"
+
+# Files larger than this many bytes are listed but not parsed (1 to 1073741824).
+max_file_size: 2097152
+
+# Target size of a text chunk (docs, comments) in tokens (16 to 8192).
+chunk_budget: 512
+
+# How many revisions to keep under .ragraf/revs, the active one included (1 to 1000).
+retain_revs: 3
+
+# Skip files ignored by .gitignore files and .git/info/exclude (true or false).
+respect_gitignore: true
+
+database:
+  # Live databases whose schema is read at index time. Each entry:
+  #   - name: main            # unique name, used in answers
+  #     driver: mysql         # mysql, mariadb, postgres or sqlite
+  #     dsn: "user@tcp(localhost:3306)/shop"   # without the password
+  #     password_env: DB_PASSWORD              # environment variable holding it
+  sources: []
+  # Table name prefixes stripped when matching SQL to tables, e.g. ["wp_"].
+  table_prefixes: ["wp_"]
+  # Globs of SQL schema files (CREATE TABLE ...) read as the database schema.
+  schema_files: ["**/*.sql"]
+
+dataflow:
+  # Build control and data flow for slice and flow queries (true or false).
+  enabled: true
+  # Functions longer than this many lines are not analysed (1 to 1000000).
+  max_function_lines: 2000
+
+embeddings:
+  # Local embedding model for vector search; "" means lexical search only.
+  # Example: model: "paraphrase-multilingual-MiniLM-L12-v2"
+  model: ""
+  # Directory holding the model files (required when model is set).
+  path: ""
+  # Vector size of the model, e.g. 384 (required when model is set; 0 to 65536).
+  dim: 0
+`
