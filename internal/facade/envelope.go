@@ -1,0 +1,110 @@
+// This file defines the envelope every answer travels in (ARCHITECTURE.md §7)
+// and the errors every operation returns.
+
+package facade
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ragraf/ragraf/internal/rev"
+	"github.com/ragraf/ragraf/internal/store/sqlitedb"
+)
+
+// Envelope wraps every answer, CLI and MCP alike (FT-16).
+type Envelope struct {
+	Op            string         `json:"op"`
+	IndexRev      string         `json:"index_rev"`
+	Capability    rev.Capability `json:"capability"`
+	Drift         DriftSummary   `json:"drift"`
+	Provenance    string         `json:"provenance"` // index | mixed | live
+	Limits        Limits         `json:"limits"`
+	StaleWarnings []StaleWarning `json:"stale_warnings"`
+	NotFound      bool           `json:"not_found"`
+	Suggest       []Suggestion   `json:"suggest"`
+	Result        any            `json:"result"`
+}
+
+// DriftSummary counts the active ledger of the answering revision.
+type DriftSummary struct {
+	Entries         int    `json:"entries"`
+	Unacked         int    `json:"unacked"`
+	LedgerCheckedAt string `json:"ledger_checked_at"`
+}
+
+// Limits says how much of the answer was returned.
+type Limits struct {
+	Limit     int    `json:"limit"`
+	Returned  int    `json:"returned"`
+	Total     int    `json:"total"`
+	Truncated bool   `json:"truncated"`
+	Cursor    string `json:"cursor,omitempty"` // pass back to get the next page
+}
+
+// StaleWarning says a cited path changed since the revision was built.
+type StaleWarning struct {
+	Path    string   `json:"path"`
+	Entries []string `json:"entries"`
+	Kind    string   `json:"kind"`
+	Lines   []int    `json:"lines"` // changed line ranges as start,end pairs
+}
+
+// Suggestion names another operation that may answer the question.
+type Suggestion struct {
+	Op   string         `json:"op"`
+	Args map[string]any `json:"args"`
+	Why  string         `json:"why"`
+}
+
+// Error codes, stable across versions.
+const (
+	ErrBadInput      = "E_BAD_INPUT"
+	ErrNotIndexed    = "E_NOT_INDEXED"
+	ErrSchema        = "E_SCHEMA_VERSION"
+	ErrUnknownID     = "E_UNKNOWN_ID"
+	ErrQueryLanguage = "E_QUERY_LANGUAGE"
+	ErrPathOutside   = "E_PATH_OUTSIDE_PROJECT"
+	ErrUnknownOp     = "E_UNKNOWN_OP"
+	ErrInternal      = "E_INTERNAL"
+)
+
+// Error is every failure an operation reports: {"error": {"code", "message"}}.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// ErrorBody is the JSON shape of a failed call.
+type ErrorBody struct {
+	Error *Error `json:"error"`
+}
+
+// AsError turns any error into an *Error, keeping the code of one that is.
+func AsError(err error) *Error {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return &Error{Code: ErrInternal, Message: "internal error: " + err.Error()}
+}
+
+func storeError(err error) error {
+	if errors.Is(err, sqlitedb.ErrSchema) {
+		return &Error{Code: ErrSchema, Message: err.Error()}
+	}
+	return &Error{Code: ErrInternal, Message: err.Error()}
+}
+
+func badInput(format string, args ...any) error {
+	return &Error{Code: ErrBadInput, Message: fmt.Sprintf(format, args...)}
+}
+
+// envelope starts an answer for op on snap.
+func (s *Service) envelope(op string, snap *snapshot) *Envelope {
+	return &Envelope{
+		Op: op, IndexRev: snap.name, Capability: snap.info.Capability,
+		Provenance: "index", StaleWarnings: []StaleWarning{}, Suggest: []Suggestion{},
+	}
+}

@@ -1,0 +1,134 @@
+// Package facade is the read path: every operation an agent can ask for, the
+// envelope every answer travels in, and the result types the transports render.
+// Transports (internal/cli, internal/mcpserver) call it and never touch a store.
+//
+// # Principal types
+//
+// Service answers operations for one project. It opens the current revision's
+// stores read-only and reopens them when a new revision is published, so new
+// calls see it without a restart while calls in flight finish on theirs.
+// Envelope wraps every answer (ARCHITECTURE.md §7); Error is every failure.
+package facade
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/ragraf/ragraf/internal/rev"
+	"github.com/ragraf/ragraf/internal/store/control"
+	"github.com/ragraf/ragraf/internal/store/graph"
+	"github.com/ragraf/ragraf/internal/store/lexvec"
+)
+
+// Service answers operations for one project. It is safe for concurrent use.
+type Service struct {
+	root   string
+	layout rev.Layout
+
+	mu  sync.Mutex
+	cur *snapshot // the revision new calls use
+}
+
+// snapshot is one open revision; calls hold it for their whole duration.
+type snapshot struct {
+	name  string
+	info  rev.Info
+	graph *graph.Store
+	lex   *lexvec.Store
+	refs  sync.WaitGroup // calls in flight
+}
+
+// New returns a Service for the project at root. It opens nothing until the
+// first call, so a Service can be started before the first index exists.
+func New(root string) (*Service, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{root: abs, layout: rev.Layout{Root: abs}}, nil
+}
+
+// Root is the project directory.
+func (s *Service) Root() string { return s.root }
+
+// Close closes the open revision.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil {
+		s.cur.close()
+		s.cur = nil
+	}
+	return nil
+}
+
+// acquire returns the current revision, opening it (or a newly published one)
+// as needed; release it when the call is done.
+func (s *Service) acquire(ctx context.Context) (*snapshot, func(), error) {
+	name, err := s.layout.CurrentRev()
+	if err != nil {
+		if errors.Is(err, rev.ErrNotIndexed) {
+			return nil, nil, &Error{Code: ErrNotIndexed, Message: "the project has no index yet: run `ragraf index` first"}
+		}
+		return nil, nil, &Error{Code: ErrInternal, Message: err.Error()}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil || s.cur.name != name {
+		snap, err := openSnapshot(ctx, s.layout, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if old := s.cur; old != nil {
+			// close the old revision once its calls have finished
+			go func() { old.refs.Wait(); old.close() }()
+		}
+		s.cur = snap
+	}
+	snap := s.cur
+	snap.refs.Add(1)
+	return snap, snap.refs.Done, nil
+}
+
+func openSnapshot(ctx context.Context, l rev.Layout, name string) (*snapshot, error) {
+	dir := l.Rev(name)
+	b, err := os.ReadFile(filepath.Join(dir, rev.RevJSON))
+	if err != nil {
+		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading %s: %v", rev.RevJSON, err)}
+	}
+	snap := &snapshot{name: name}
+	if err := json.Unmarshal(b, &snap.info); err != nil {
+		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("decoding %s: %v", rev.RevJSON, err)}
+	}
+	if snap.graph, err = graph.Open(ctx, filepath.Join(dir, rev.GraphDB)); err != nil {
+		return nil, storeError(err)
+	}
+	if snap.lex, err = lexvec.Open(ctx, filepath.Join(dir, rev.LexvecDB)); err != nil {
+		snap.graph.Close()
+		return nil, storeError(err)
+	}
+	return snap, nil
+}
+
+func (s *snapshot) close() {
+	if s.graph != nil {
+		s.graph.Close()
+	}
+	if s.lex != nil {
+		s.lex.Close()
+	}
+}
+
+// control opens control.sqlite for the duration of one call.
+func (s *Service) control(ctx context.Context) (*control.Store, error) {
+	c, err := control.Open(ctx, s.layout.Control())
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return c, nil
+}

@@ -1,0 +1,546 @@
+// This file defines Extractor and Result and the tree walk that finds
+// declarations; signatures are built in sig.go, comments handled in comments.go.
+
+package php
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// Lang is the language name on every node this package emits.
+const Lang = "php"
+
+// Source names the extractor in edge provenance.
+const Source = "php-ast"
+
+// Result is what one file yields.
+type Result struct {
+	Nodes   []fact.Node
+	Edges   []fact.Edge
+	Chunks  []fact.TextChunk
+	Partial bool   // the tree has syntax errors; what could be extracted is kept
+	Error   string // first syntax error as "line N: ...", when Partial
+}
+
+// Extractor parses PHP files. It is not safe for concurrent use.
+type Extractor struct {
+	parser *sitter.Parser
+}
+
+// New returns an Extractor; Close it when done (the parser holds C memory).
+func New() (*Extractor, error) {
+	p := sitter.NewParser()
+	if err := p.SetLanguage(sitter.NewLanguage(tsphp.LanguagePHP())); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("loading PHP grammar: %w", err)
+	}
+	return &Extractor{parser: p}, nil
+}
+
+// Close frees the parser.
+func (x *Extractor) Close() { x.parser.Close() }
+
+// File extracts the facts of one file. path is the project-relative slash path;
+// src is the file content with BOM removed and line endings normalised.
+func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, error) {
+	tree := x.parser.ParseCtx(ctx, src, nil)
+	if tree == nil {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		return Result{}, fmt.Errorf("parsing %s: parser returned no tree", path)
+	}
+	defer tree.Close()
+	w := newWalker(path, src)
+	root := tree.RootNode()
+	w.walk(root, w.fileID)
+	w.finish(root)
+	res := Result{Nodes: w.nodes, Edges: w.edges, Chunks: w.chunks}
+	if root.HasError() {
+		res.Partial = true
+		res.Error = firstError(root, src)
+	}
+	return res, nil
+}
+
+// walker carries the state of one file's walk.
+type walker struct {
+	path   string
+	src    []byte
+	fileID string
+	ns     string         // current namespace, without leading backslash
+	nsID   string         // id of the current unbraced namespace node, "" if none
+	seen   map[string]int // kind+qname -> declarations seen so far, the id disambiguator
+	nodes  []fact.Node
+	edges  []fact.Edge
+	chunks []fact.TextChunk
+	// docOwner maps the start byte of a docblock comment to the node it documents.
+	docOwner map[uint]string
+	// spans of emitted declarations, to attach free comments to their innermost container.
+	spans []span
+	// nsOpen is the index in nodes of an unbraced namespace still open.
+	nsOpen int
+}
+
+type span struct {
+	start, end int // lines
+	id         string
+}
+
+func newWalker(path string, src []byte) *walker {
+	return &walker{
+		path:     path,
+		src:      src,
+		fileID:   fact.FileNodeID(path),
+		seen:     map[string]int{},
+		docOwner: map[uint]string{},
+		nsOpen:   -1,
+	}
+}
+
+func line(p sitter.Point) int { return int(p.Row) + 1 }
+
+// endLine is the last line a node occupies. A node that ends at column 0 ends on
+// the previous line (its range includes the newline only).
+func endLine(n *sitter.Node) int {
+	p := n.EndPosition()
+	if p.Column == 0 && p.Row > n.StartPosition().Row {
+		return int(p.Row)
+	}
+	return int(p.Row) + 1
+}
+
+func (w *walker) text(n *sitter.Node) string { return n.Utf8Text(w.src) }
+
+// qualify prefixes a declared name with the current namespace.
+func (w *walker) qualify(name string) string {
+	if w.ns == "" {
+		return name
+	}
+	return w.ns + `\` + name
+}
+
+// add records a node and its contains edge from parent, and returns its id.
+func (w *walker) add(n *sitter.Node, kind fact.NodeKind, name, qname, parent, sig string, props map[string]string) string {
+	key := string(kind) + "\x00" + fact.Lower(qname)
+	d := w.seen[key]
+	w.seen[key] = d + 1
+	id := fact.NodeID(kind, qname, w.path, d)
+	start, end := line(n.StartPosition()), endLine(n)
+	w.nodes = append(w.nodes, fact.Node{
+		ID: id, Kind: kind, Name: name, QName: qname, Path: w.path,
+		StartLine: start, EndLine: end, Lang: Lang, Parent: parent,
+		Signature: sig, Props: props,
+	})
+	w.edges = append(w.edges, fact.Edge{
+		ID: fact.EdgeID(fact.Contains, parent, id, w.path, start), Kind: fact.Contains,
+		From: parent, To: id, Provenance: fact.Stated, Confidence: 1,
+		EvidencePath: w.path, EvidenceLine: start, Sources: []string{Source},
+	})
+	w.spans = append(w.spans, span{start, end, id})
+	w.linkDoc(n, id)
+	return id
+}
+
+// walk visits n and its descendants; parent is the id of the innermost container.
+func (w *walker) walk(n *sitter.Node, parent string) {
+	switch n.Kind() {
+	case "namespace_definition":
+		w.namespace(n)
+		return
+	case "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
+		w.classLike(n, w.container(parent))
+		return
+	case "function_definition":
+		w.function(n, w.container(parent))
+		return
+	case "const_declaration":
+		// top-level `const X = 1;` (class constants are handled in members)
+		w.constants(n, w.container(parent), "")
+		return
+	case "function_call_expression":
+		w.define(n, w.container(parent))
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		w.walk(n.NamedChild(i), parent)
+	}
+}
+
+// container is the parent for a global declaration: the open namespace node if
+// any, else the given parent (file or braced namespace).
+func (w *walker) container(parent string) string {
+	if parent == w.fileID && w.nsID != "" {
+		return w.nsID
+	}
+	return parent
+}
+
+func (w *walker) namespace(n *sitter.Node) {
+	nameNode := n.ChildByFieldName("name")
+	name := ""
+	if nameNode != nil {
+		name = strings.TrimPrefix(w.text(nameNode), `\`)
+	}
+	body := n.ChildByFieldName("body")
+	w.closeNamespace(n)
+	qname := name
+	if qname == "" {
+		qname = `\` // the global namespace, in braced form `namespace { }`
+	}
+	id := w.add(n, fact.Namespace, name, qname, w.fileID, "", nil)
+	if body == nil {
+		// unbraced: it runs to the next namespace statement or the end of file
+		w.ns, w.nsID, w.nsOpen = name, id, len(w.nodes)-1
+		return
+	}
+	prev := w.ns
+	w.ns = name
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		w.walk(body.NamedChild(i), id)
+	}
+	w.ns = prev
+}
+
+// closeNamespace ends an open unbraced namespace on the line before next starts
+// (or at the end of the file when next is nil).
+func (w *walker) closeNamespace(next *sitter.Node) {
+	if w.nsOpen < 0 {
+		return
+	}
+	nd := &w.nodes[w.nsOpen]
+	if next != nil {
+		end := line(next.StartPosition()) - 1
+		// keep trailing blank lines and comments out of the range
+		nd.EndLine = max(nd.StartLine, w.lastCodeLine(nd.StartLine, end))
+	}
+	for i := range w.spans {
+		if w.spans[i].id == nd.ID {
+			w.spans[i].end = nd.EndLine
+		}
+	}
+	w.nsOpen, w.nsID, w.ns = -1, "", ""
+}
+
+// finish closes an unbraced namespace at the last code line of the file.
+func (w *walker) finish(root *sitter.Node) {
+	if w.nsOpen >= 0 {
+		nd := &w.nodes[w.nsOpen]
+		nd.EndLine = max(nd.StartLine, w.lastCodeLine(nd.StartLine, endLine(root)))
+		w.closeNamespace(nil)
+	}
+	w.comments(root)
+}
+
+// lastCodeLine returns the last line in [from, to] that holds something other
+// than blanks; for an unbraced namespace that is the end of its last statement.
+func (w *walker) lastCodeLine(from, to int) int {
+	lines := strings.Split(string(w.src), "\n")
+	for l := min(to, len(lines)); l > from; l-- {
+		if strings.TrimSpace(lines[l-1]) != "" {
+			return l
+		}
+	}
+	return from
+}
+
+var typeKinds = map[string]fact.NodeKind{
+	"class_declaration":     fact.Class,
+	"interface_declaration": fact.Interface,
+	"trait_declaration":     fact.Trait,
+	"enum_declaration":      fact.Enum,
+}
+
+func (w *walker) classLike(n *sitter.Node, parent string) {
+	kind := typeKinds[n.Kind()]
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		return
+	}
+	name := w.text(nameNode)
+	qname := w.qualify(name)
+	props := w.modifiers(n)
+	sig := w.classSignature(n, kind, name, props)
+	if kind == fact.Enum {
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			if c := n.NamedChild(i); c.Kind() == "primitive_type" {
+				props["backing_type"] = w.text(c)
+			}
+		}
+	}
+	id := w.add(n, kind, name, qname, parent, sig, props)
+	body := n.ChildByFieldName("body")
+	if body == nil {
+		return
+	}
+	for i := uint(0); i < body.NamedChildCount(); i++ {
+		m := body.NamedChild(i)
+		switch m.Kind() {
+		case "method_declaration":
+			w.method(m, id, qname)
+		case "property_declaration":
+			w.properties(m, id, qname)
+		case "const_declaration":
+			w.constants(m, id, qname)
+		case "enum_case":
+			w.enumCase(m, id, qname)
+		default:
+			w.walk(m, id)
+		}
+	}
+}
+
+func (w *walker) function(n *sitter.Node, parent string) {
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		return
+	}
+	name := w.text(nameNode)
+	props := map[string]string{}
+	sig := w.funcSignature(n, name, props)
+	id := w.add(n, fact.Function, name, w.qualify(name), parent, sig, props)
+	w.walkBody(n, id)
+}
+
+func (w *walker) method(n *sitter.Node, classID, classQName string) {
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		return
+	}
+	name := w.text(nameNode)
+	props := w.modifiers(n)
+	if props["visibility"] == "" {
+		props["visibility"] = "public"
+	}
+	sig := w.funcSignature(n, name, props)
+	id := w.add(n, fact.Method, name, classQName+"::"+name, classID, sig, props)
+	if name == "__construct" {
+		w.promoted(n, classID, classQName)
+	}
+	w.walkBody(n, id)
+}
+
+// walkBody looks inside a function body for nested declarations
+// (functions and classes declared conditionally are still global).
+func (w *walker) walkBody(n *sitter.Node, id string) {
+	if body := n.ChildByFieldName("body"); body != nil {
+		w.walk(body, id)
+	}
+}
+
+// promoted emits properties declared by constructor promotion.
+func (w *walker) promoted(n *sitter.Node, classID, classQName string) {
+	params := n.ChildByFieldName("parameters")
+	if params == nil {
+		return
+	}
+	for i := uint(0); i < params.NamedChildCount(); i++ {
+		p := params.NamedChild(i)
+		if p.Kind() != "property_promotion_parameter" {
+			continue
+		}
+		nameNode := p.ChildByFieldName("name")
+		if nameNode == nil {
+			continue
+		}
+		name := strings.TrimPrefix(w.text(nameNode), "&")
+		props := map[string]string{"promoted": "true"}
+		if v := p.ChildByFieldName("visibility"); v != nil {
+			props["visibility"] = strings.ToLower(w.text(v))
+		} else {
+			props["visibility"] = "public"
+		}
+		if p.ChildByFieldName("readonly") != nil {
+			props["readonly"] = "true"
+		}
+		if t := p.ChildByFieldName("type"); t != nil {
+			props["type"] = w.clean(t)
+		}
+		sig := w.clean(p)
+		w.add(p, fact.Property, strings.TrimPrefix(name, "$"), classQName+"::"+name, classID, sig, props)
+	}
+}
+
+func (w *walker) properties(n *sitter.Node, classID, classQName string) {
+	mods := w.modifiers(n)
+	if mods["visibility"] == "" {
+		mods["visibility"] = "public"
+	}
+	typ := ""
+	if t := n.ChildByFieldName("type"); t != nil {
+		typ = w.clean(t)
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		el := n.NamedChild(i)
+		if el.Kind() != "property_element" {
+			continue
+		}
+		nameNode := el.ChildByFieldName("name")
+		if nameNode == nil {
+			continue
+		}
+		name := w.text(nameNode)
+		props := copyProps(mods)
+		if typ != "" {
+			props["type"] = typ
+		}
+		sig := collapse(modString(props) + " " + typ + " " + w.clean(el))
+		// a single-element declaration spans the whole statement (attributes and
+		// modifiers included); in `public $a, $b;` each element gets its own line
+		target := el
+		if countKind(n, "property_element") == 1 {
+			target = n
+		}
+		w.add(target, fact.Property, strings.TrimPrefix(name, "$"), classQName+"::"+name, classID, sig, props)
+	}
+}
+
+func countKind(n *sitter.Node, kind string) uint {
+	var c uint
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if n.NamedChild(i).Kind() == kind {
+			c++
+		}
+	}
+	return c
+}
+
+// constants emits `const` elements: class constants when classQName is set,
+// namespaced global constants otherwise.
+func (w *walker) constants(n *sitter.Node, parent, classQName string) {
+	mods := w.modifiers(n)
+	if classQName != "" && mods["visibility"] == "" {
+		mods["visibility"] = "public"
+	}
+	typ := ""
+	if t := n.ChildByFieldName("type"); t != nil {
+		typ = w.clean(t)
+	}
+	single := countKind(n, "const_element") == 1
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		el := n.NamedChild(i)
+		if el.Kind() != "const_element" {
+			continue
+		}
+		var nameNode *sitter.Node
+		for j := uint(0); j < el.NamedChildCount(); j++ {
+			if c := el.NamedChild(j); c.Kind() == "name" {
+				nameNode = c
+				break
+			}
+		}
+		if nameNode == nil {
+			continue
+		}
+		name := w.text(nameNode)
+		qname := w.qualify(name)
+		if classQName != "" {
+			qname = classQName + "::" + name
+		}
+		props := copyProps(mods)
+		if typ != "" {
+			props["type"] = typ
+		}
+		sig := strings.TrimSpace(modString(props) + " const " + typ + " " + w.clean(el))
+		target := el
+		if single {
+			target = n
+		}
+		w.add(target, fact.Constant, name, qname, parent, collapse(sig), props)
+	}
+}
+
+func (w *walker) enumCase(n *sitter.Node, enumID, enumQName string) {
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		return
+	}
+	name := w.text(nameNode)
+	props := map[string]string{"enum_case": "true"}
+	w.add(n, fact.Constant, name, enumQName+"::"+name, enumID, strings.TrimSuffix(w.clean(n), ";"), props)
+}
+
+// define handles `define('NAME', value)`: a global constant, never namespaced
+// unless the name itself holds a backslash.
+func (w *walker) define(n *sitter.Node, parent string) {
+	fn := n.ChildByFieldName("function")
+	if fn == nil || fn.Kind() != "name" || !strings.EqualFold(w.text(fn), "define") {
+		return
+	}
+	args := n.ChildByFieldName("arguments")
+	if args == nil || args.NamedChildCount() == 0 {
+		return
+	}
+	first := args.NamedChild(0)
+	if first.Kind() == "argument" && first.NamedChildCount() > 0 {
+		first = first.NamedChild(first.NamedChildCount() - 1)
+	}
+	name, ok := stringLiteral(w.text(first), first.Kind())
+	if !ok || name == "" {
+		return
+	}
+	name = strings.TrimPrefix(name, `\`)
+	short := name
+	if i := strings.LastIndexByte(name, '\\'); i >= 0 {
+		short = name[i+1:]
+	}
+	w.add(n, fact.Constant, short, name, parent, "define('"+name+"')", map[string]string{"define": "true"})
+}
+
+// stringLiteral returns the value of a simple quoted string without
+// interpolation, and whether it was one.
+func stringLiteral(text, kind string) (string, bool) {
+	if kind != "string" && kind != "encapsed_string" {
+		return "", false
+	}
+	if len(text) < 2 {
+		return "", false
+	}
+	q := text[0]
+	if (q != '\'' && q != '"') || text[len(text)-1] != q {
+		return "", false
+	}
+	body := text[1 : len(text)-1]
+	if q == '"' && strings.ContainsAny(body, "$") {
+		return "", false
+	}
+	if q == '"' {
+		if s, err := strconv.Unquote(text); err == nil {
+			return s, true
+		}
+	}
+	return strings.NewReplacer(`\\`, `\`, `\'`, `'`).Replace(body), true
+}
+
+func copyProps(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// firstError describes the first syntax error in the tree.
+func firstError(n *sitter.Node, src []byte) string {
+	if n.IsError() || n.IsMissing() {
+		what := "syntax error"
+		if n.IsMissing() {
+			what = "missing " + n.Kind()
+		}
+		return fmt.Sprintf("line %d: %s", line(n.StartPosition()), what)
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if c.HasError() || c.IsMissing() {
+			return firstError(c, src)
+		}
+	}
+	return fmt.Sprintf("line %d: syntax error", line(n.StartPosition()))
+}

@@ -1,0 +1,336 @@
+// This file runs a build: walk the corpus, extract every file in parallel,
+// resolve, and write the store files of a new revision into a temporary
+// directory. publish.go turns that directory into the current revision.
+
+package rev
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/lang/php"
+	"github.com/ragraf/ragraf/internal/secrets"
+	"github.com/ragraf/ragraf/internal/store/graph"
+	"github.com/ragraf/ragraf/internal/store/lexvec"
+	"github.com/ragraf/ragraf/internal/version"
+)
+
+// Options configures a build.
+type Options struct {
+	Root        string        // project directory
+	Config      config.Config // the loaded project.yaml
+	Parallelism int           // extraction workers; 0 means GOMAXPROCS
+	// Progress, when set, is called from worker goroutines as files finish.
+	Progress func(done, total int)
+	Logger   *slog.Logger
+	// Now gives the time recorded in rev.json and rev_history; tests fix it.
+	Now func() time.Time
+	// AfterWrite, when set, runs after the store files are written and before
+	// publishing; crash tests use it to stop a build at that point.
+	AfterWrite func()
+}
+
+// SetDefaults fills zero fields.
+func (o *Options) SetDefaults() {
+	if o.Parallelism <= 0 {
+		o.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Progress == nil {
+		o.Progress = func(int, int) {}
+	}
+}
+
+// Capability says what the revision can answer (the envelope's capability).
+type Capability struct {
+	Level    string `json:"level"` // full | degraded
+	Dataflow bool   `json:"dataflow"`
+	Vectors  bool   `json:"vectors"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Info is rev.json: what a revision is and how it was built.
+type Info struct {
+	Rev           string         `json:"rev"`
+	CreatedAt     string         `json:"created_at"`
+	CorpusHash    string         `json:"corpus_hash"`
+	ConfigHash    string         `json:"config_hash"`
+	GitHead       string         `json:"git_head"`
+	RagrafVersion string         `json:"ragraf_version"`
+	ParentRev     string         `json:"parent_rev"`
+	Capability    Capability     `json:"capability"`
+	Files         map[string]int `json:"files"` // by status
+	FilesTotal    int            `json:"files_total"`
+	Nodes         int            `json:"nodes"`
+	Edges         int            `json:"edges"`
+	Chunks        int            `json:"chunks"`
+	Unresolved    int            `json:"unresolved"`
+}
+
+// fileResult is what one corpus file yields.
+type fileResult struct {
+	row      graph.File
+	nodes    []fact.Node
+	edges    []fact.Edge
+	chunks   []fact.TextChunk
+	snapshot []byte // indexed content, secrets redacted; nil when not kept
+}
+
+// extractAll reads and extracts every pending file with opts.Parallelism
+// workers, each with its own parser. Results land by index: no locks, and the
+// output order is the corpus order whatever the parallelism.
+func extractAll(ctx context.Context, opts Options, files []corpus.File) ([]fileResult, error) {
+	results := make([]fileResult, len(files))
+	var done atomic.Int64
+	next := make(chan int)
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		}
+		return nil
+	})
+	for w := 0; w < opts.Parallelism; w++ {
+		g.Go(func() error {
+			var x *php.Extractor
+			defer func() {
+				if x != nil {
+					x.Close()
+				}
+			}()
+			for i := range next {
+				if x == nil && files[i].Lang == "php" && files[i].Status == corpus.Pending {
+					var err error
+					if x, err = php.New(); err != nil {
+						return err
+					}
+				}
+				r, err := extractOne(gctx, opts, files[i], x)
+				if err != nil {
+					return err
+				}
+				results[i] = r
+				opts.Progress(int(done.Add(1)), len(files))
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// extractOne reads, redacts and extracts one file. A file that cannot be read
+// or that makes an extractor fail becomes a `failed` row; it never disappears.
+func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extractor) (res fileResult, err error) {
+	res.row = graph.File{Path: f.Path, Lang: f.Lang, Status: string(f.Status), Reason: f.Reason, Size: f.Size, MTime: f.ModTime}
+	if f.Status == corpus.Skipped {
+		return res, nil
+	}
+	content, rerr := corpus.Read(filepath.Join(opts.Root, filepath.FromSlash(f.Path)))
+	if rerr != nil {
+		res.row.Status, res.row.Reason = string(corpus.Failed), "unreadable: "+rerr.Error()
+		return res, nil
+	}
+	res.row.Hash, res.row.Lines = content.Hash, content.Lines
+	if content.Binary {
+		res.row.Status, res.row.Reason = string(corpus.Skipped), "binary"
+		return res, nil
+	}
+	data, _ := secrets.Redact(content.Data)
+	res.snapshot = data
+	res.nodes = append(res.nodes, fileNode(f, content.Lines))
+	res.row.Status = string(corpus.Parsed)
+	defer func() {
+		// an extractor bug loses one file, not the build
+		if p := recover(); p != nil {
+			opts.Logger.Error("internal error in extractor", "path", f.Path, "panic", fmt.Sprint(p))
+			res.nodes = res.nodes[:1]
+			res.edges, res.chunks = nil, nil
+			res.row.Status, res.row.Reason = string(corpus.Failed), fmt.Sprintf("internal error in %s extractor", f.Lang)
+			err = nil
+		}
+	}()
+	switch f.Lang {
+	case "php":
+		r, xerr := x.File(ctx, f.Path, data)
+		if xerr != nil {
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			res.row.Status, res.row.Reason = string(corpus.Failed), xerr.Error()
+			return res, nil
+		}
+		res.nodes = append(res.nodes, r.Nodes...)
+		res.edges = append(res.edges, r.Edges...)
+		res.chunks = append(res.chunks, r.Chunks...)
+		if r.Partial {
+			res.row.Status, res.row.Reason = string(corpus.Partial), r.Error
+		}
+	default:
+		// a language with no extractor yet keeps its file row and snapshot
+	}
+	return res, nil
+}
+
+// fileNode is the node that stands for a file; declarations hang below it.
+func fileNode(f corpus.File, lines int) fact.Node {
+	return fact.Node{
+		ID: fact.FileNodeID(f.Path), Kind: fact.File, Name: path.Base(f.Path), QName: f.Path,
+		Path: f.Path, StartLine: 1, EndLine: max(lines, 1), Lang: f.Lang,
+	}
+}
+
+// corpusHash fingerprints the corpus: every path with its content hash and
+// status, in path order.
+func corpusHash(rows []graph.File) string {
+	h := sha256.New()
+	for _, r := range rows {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\n", r.Path, r.Hash, r.Status)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// gitHead returns the HEAD commit of the project's git repository, or "".
+func gitHead(ctx context.Context, root string) string {
+	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
+		return ""
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// write runs the pipeline and writes the store files into dir.
+func write(ctx context.Context, opts Options, dir string, info *Info) error {
+	walkStart := time.Now()
+	files, err := corpus.Walk(ctx, corpus.Options{Root: opts.Root, Config: opts.Config})
+	if err != nil {
+		return fmt.Errorf("walking %s: %w", opts.Root, err)
+	}
+	opts.Logger.Info("corpus walked", "files", len(files), "ms", time.Since(walkStart).Milliseconds())
+	results, err := extractAll(ctx, opts, files)
+	if err != nil {
+		return err
+	}
+	var rows []graph.File
+	var nodes []fact.Node
+	var edges []fact.Edge
+	var chunks []fact.TextChunk
+	for i := range results {
+		r := &results[i]
+		rows = append(rows, r.row)
+		nodes = append(nodes, r.nodes...)
+		edges = append(edges, r.edges...)
+		chunks = append(chunks, r.chunks...)
+	}
+	edges = dedupEdges(edges)
+
+	info.CorpusHash = corpusHash(rows)
+	info.Files = map[string]int{}
+	for _, r := range rows {
+		info.Files[r.Status]++
+	}
+	info.FilesTotal, info.Nodes, info.Edges, info.Chunks = len(rows), len(nodes), len(edges), len(chunks)
+
+	gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
+	if err != nil {
+		return err
+	}
+	if err := writeGraph(ctx, gw, rows, results, nodes, edges); err != nil {
+		gw.Abort()
+		return err
+	}
+	if err := gw.Close(ctx); err != nil {
+		return err
+	}
+	lw, err := lexvec.Create(ctx, filepath.Join(dir, LexvecDB))
+	if err != nil {
+		return err
+	}
+	if err := lw.Chunks(ctx, chunks); err != nil {
+		lw.Abort()
+		return err
+	}
+	if err := lw.Symbols(ctx, nodes); err != nil {
+		lw.Abort()
+		return err
+	}
+	if err := lw.Close(ctx); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, RevJSON), append(b, '\n'), 0o644)
+}
+
+func writeGraph(ctx context.Context, gw *graph.Writer, rows []graph.File, results []fileResult, nodes []fact.Node, edges []fact.Edge) error {
+	if err := gw.Files(ctx, rows); err != nil {
+		return err
+	}
+	for i := range results {
+		if results[i].snapshot != nil {
+			if err := gw.Snapshot(ctx, results[i].row.Path, results[i].snapshot); err != nil {
+				return err
+			}
+		}
+	}
+	if err := gw.Nodes(ctx, nodes); err != nil {
+		return err
+	}
+	return gw.Edges(ctx, edges)
+}
+
+// dedupEdges drops edges with a repeated id (the same relation seen twice at
+// the same place), keeping the first, and returns them sorted by id.
+func dedupEdges(edges []fact.Edge) []fact.Edge {
+	sort.SliceStable(edges, func(i, j int) bool { return edges[i].ID < edges[j].ID })
+	out := edges[:0]
+	for _, e := range edges {
+		if len(out) > 0 && out[len(out)-1].ID == e.ID {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func capability() Capability {
+	return Capability{Level: "degraded", Dataflow: false, Vectors: false,
+		Reason: "data-flow engine not available in this version; no embedding model configured"}
+}
+
+func ragrafVersion() string { return version.Version }

@@ -1,0 +1,247 @@
+// This file publishes a built revision: rename the temporary directory into
+// revs/, record it in rev_history, switch CURRENT atomically, rotate old
+// revisions. build.go writes the directory.
+
+package rev
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/ragraf/ragraf/internal/store/control"
+)
+
+// ErrLocked means another build holds the project's lock.
+var ErrLocked = errors.New("another ragraf build is running on this project")
+
+// Build builds and publishes a new revision and returns its rev.json.
+func Build(ctx context.Context, opts Options) (Info, error) {
+	opts.SetDefaults()
+	l := Layout{Root: opts.Root}
+	for _, d := range []string{l.Index(), l.Revs(), l.Tmp(), l.Logs()} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return Info{}, fmt.Errorf("creating %s: %w", d, err)
+		}
+	}
+	unlock, err := lock(l.Lock())
+	if err != nil {
+		return Info{}, err
+	}
+	defer unlock()
+	// leftovers of builds that crashed; nobody else builds while we hold the lock
+	if ents, err := os.ReadDir(l.Tmp()); err == nil {
+		for _, e := range ents {
+			_ = os.RemoveAll(filepath.Join(l.Tmp(), e.Name()))
+		}
+	}
+	ctl, err := control.Open(ctx, l.Control())
+	if err != nil {
+		return Info{}, err
+	}
+	defer ctl.Close()
+	seq, err := nextSeq(ctx, l, ctl)
+	if err != nil {
+		return Info{}, err
+	}
+	parent, _ := l.CurrentRev()
+	info := Info{
+		Rev: Name(seq), CreatedAt: opts.Now().UTC().Format(time.RFC3339),
+		ConfigHash: opts.Config.Hash(), GitHead: gitHead(ctx, opts.Root),
+		RagrafVersion: ragrafVersion(), ParentRev: parent, Capability: capability(),
+	}
+	dir := filepath.Join(l.Tmp(), info.Rev+"."+strconv.Itoa(os.Getpid()))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Info{}, err
+	}
+	defer os.RemoveAll(dir) // a no-op once renamed
+	if err := write(ctx, opts, dir, &info); err != nil {
+		return Info{}, err
+	}
+	if opts.AfterWrite != nil {
+		opts.AfterWrite()
+	}
+	if err := ctx.Err(); err != nil {
+		return Info{}, err
+	}
+	if err := syncDir(dir); err != nil {
+		return Info{}, err
+	}
+	if err := os.Rename(dir, l.Rev(info.Rev)); err != nil {
+		return Info{}, fmt.Errorf("publishing %s: %w", info.Rev, err)
+	}
+	if err := syncDir(l.Revs()); err != nil {
+		return Info{}, err
+	}
+	capJSON, _ := json.Marshal(info.Capability)
+	if err := ctl.AppendRev(ctx, control.Rev{
+		Rev: info.Rev, Seq: seq, CreatedAt: info.CreatedAt, CorpusHash: info.CorpusHash,
+		ConfigHash: info.ConfigHash, GitHead: info.GitHead, RagrafVersion: info.RagrafVersion,
+		Files: info.FilesTotal, Nodes: info.Nodes, Edges: info.Edges, Capability: string(capJSON), ParentRev: parent,
+	}); err != nil {
+		return Info{}, err
+	}
+	if err := writeAtomic(l.Current(), []byte(info.Rev+"\n")); err != nil {
+		return Info{}, err
+	}
+	if err := rotate(ctx, l, ctl, opts.Config.RetainRevs, info.Rev, opts.Now()); err != nil {
+		opts.Logger.Warn("rotating old revisions", "err", err.Error())
+	}
+	return info, nil
+}
+
+// nextSeq is one past the highest revision known to the history or present on
+// disk (a revision published by a build that crashed before recording it).
+func nextSeq(ctx context.Context, l Layout, ctl *control.Store) (int, error) {
+	seq, err := ctl.MaxSeq(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ents, err := os.ReadDir(l.Revs())
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range ents {
+		if n, ok := Seq(e.Name()); ok && n > seq {
+			seq = n
+		}
+	}
+	return seq + 1, nil
+}
+
+// rotate removes the oldest revision directories beyond retain, never the
+// current one; their rev_history rows stay and a rotation row is appended.
+func rotate(ctx context.Context, l Layout, ctl *control.Store, retain int, current string, now time.Time) error {
+	if retain < 1 {
+		retain = 1
+	}
+	ents, err := os.ReadDir(l.Revs())
+	if err != nil {
+		return err
+	}
+	var seqs []int
+	for _, e := range ents {
+		if n, ok := Seq(e.Name()); ok && e.IsDir() {
+			seqs = append(seqs, n)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(seqs)))
+	for i, n := range seqs {
+		name := Name(n)
+		if i < retain || name == current {
+			continue
+		}
+		if err := os.RemoveAll(l.Rev(name)); err != nil {
+			return fmt.Errorf("removing %s: %w", name, err)
+		}
+		if err := ctl.AppendRotation(ctx, name, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes data to a temporary file beside path, syncs it and
+// renames it over path, so readers see the old or the new content, never half.
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp" + strconv.Itoa(os.Getpid())
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir fsyncs a directory and the regular files in it.
+func syncDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			if f, err := os.Open(filepath.Join(dir, e.Name())); err == nil {
+				_ = f.Sync()
+				f.Close()
+			}
+		}
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// lock takes an exclusive, non-blocking lock on path; the kernel releases it
+// if the process dies.
+func lock(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrLocked
+		}
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// Drop removes the whole index directory of a project.
+func Drop(root string) error {
+	l := Layout{Root: root}
+	if _, err := os.Stat(l.Index()); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	unlock, err := lock(l.Lock())
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	// keep project.yaml: it is the user's config, not index data
+	ents, err := os.ReadDir(l.Index())
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.Name() == "project.yaml" || e.Name() == "lock" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(l.Index(), e.Name())); err != nil {
+			return fmt.Errorf("dropping %s: %w", e.Name(), err)
+		}
+	}
+	return nil
+}

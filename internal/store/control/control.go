@@ -1,0 +1,122 @@
+// Package control owns control.sqlite: the revision history and (in later
+// schema versions) the drift ledger. It outlives every revision and is never
+// rotated. Its tables only grow: the package exposes appends and reads, and
+// triggers in the schema refuse UPDATE and DELETE.
+package control
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"fmt"
+	"time"
+
+	"github.com/ragraf/ragraf/internal/store/sqlitedb"
+)
+
+// SchemaVersion is the version of schema.sql.
+//
+//	1: rev_history, rev_rotation.
+const SchemaVersion = 1
+
+//go:embed schema.sql
+var schemaSQL string
+
+// Store is an open control.sqlite. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) control.sqlite at path.
+func Open(ctx context.Context, path string) (*Store, error) {
+	db, err := sqlitedb.OpenReadWrite(path)
+	if err != nil {
+		return nil, err
+	}
+	var v int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening control store %q: %w", path, err)
+	}
+	if v != 0 && v != SchemaVersion {
+		db.Close()
+		return nil, &sqlitedb.VersionError{Path: path, Found: v, Supported: SchemaVersion}
+	}
+	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating control schema in %q: %w", path, err)
+	}
+	if v == 0 {
+		if err := sqlitedb.SetVersion(ctx, db, SchemaVersion); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Rev is one rev_history row.
+type Rev struct {
+	Rev           string `json:"rev"`
+	Seq           int    `json:"seq"`
+	CreatedAt     string `json:"created_at"`
+	CorpusHash    string `json:"corpus_hash"`
+	ConfigHash    string `json:"config_hash"`
+	GitHead       string `json:"git_head"`
+	RagrafVersion string `json:"ragraf_version"`
+	Files         int    `json:"files"`
+	Nodes         int    `json:"nodes"`
+	Edges         int    `json:"edges"`
+	Capability    string `json:"capability"`
+	ParentRev     string `json:"parent_rev"`
+	RemovedAt     string `json:"removed_at,omitempty"` // set when the store directory was rotated away
+}
+
+// AppendRev records a published revision.
+func (s *Store) AppendRev(ctx context.Context, r Rev) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO rev_history(rev, seq, created_at, corpus_hash, config_hash, git_head, ragraf_version, files, nodes, edges, capability, parent_rev)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, r.Rev, r.Seq, r.CreatedAt, r.CorpusHash, r.ConfigHash, r.GitHead, r.RagrafVersion, r.Files, r.Nodes, r.Edges, r.Capability, r.ParentRev)
+	if err != nil {
+		return fmt.Errorf("recording revision %s: %w", r.Rev, err)
+	}
+	return nil
+}
+
+// AppendRotation records that a revision's store directory was removed.
+func (s *Store) AppendRotation(ctx context.Context, rev string, at time.Time) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO rev_rotation(rev, removed_at) VALUES (?, ?)`, rev, at.UTC().Format(time.RFC3339))
+	return err
+}
+
+// Revs returns the history, oldest first.
+func (s *Store) Revs(ctx context.Context) ([]Rev, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT h.rev, h.seq, h.created_at, h.corpus_hash, h.config_hash, h.git_head, h.ragraf_version, h.files, h.nodes, h.edges, h.capability, h.parent_rev, coalesce(r.removed_at, '')
+		FROM rev_history h LEFT JOIN rev_rotation r ON r.rev = h.rev ORDER BY h.seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Rev
+	for rows.Next() {
+		var r Rev
+		if err := rows.Scan(&r.Rev, &r.Seq, &r.CreatedAt, &r.CorpusHash, &r.ConfigHash, &r.GitHead, &r.RagrafVersion, &r.Files, &r.Nodes, &r.Edges, &r.Capability, &r.ParentRev, &r.RemovedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// MaxSeq returns the highest revision number recorded (0 when none).
+func (s *Store) MaxSeq(ctx context.Context) (int, error) {
+	var n sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT max(seq) FROM rev_history`).Scan(&n)
+	return int(n.Int64), err
+}
+
+// DB exposes the handle to the drift ledger code inside internal/store.
+func (s *Store) DB() *sql.DB { return s.db }

@@ -1,0 +1,193 @@
+// Package lexvec owns lexvec.sqlite: the text chunks of one revision (docblocks,
+// comments, documentation sections) and its full-text indexes. Writer fills a
+// new file during a build; Store reads a published one, read-only.
+//
+// Text lives here and never in graph.sqlite's structural rows (FT-9).
+package lexvec
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"fmt"
+	"sort"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/sqlitedb"
+)
+
+// SchemaVersion is the version of schema.sql.
+//
+//	1: chunk, chunk_fts, symbol_fts, meta.
+const SchemaVersion = 1
+
+//go:embed schema.sql
+var schemaSQL string
+
+// Writer fills a new lexvec.sqlite. It is used by one goroutine.
+type Writer struct {
+	db   *sql.DB
+	tx   *sql.Tx
+	path string
+}
+
+// Create makes a new lexvec.sqlite at path.
+func Create(ctx context.Context, path string) (*Writer, error) {
+	db, err := sqlitedb.OpenBuild(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating lexvec schema in %q: %w", path, err)
+	}
+	if err := sqlitedb.SetVersion(ctx, db, SchemaVersion); err != nil {
+		db.Close()
+		return nil, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Writer{db: db, tx: tx, path: path}, nil
+}
+
+// Chunks writes text chunks and indexes their terms, sorted by id.
+func (w *Writer) Chunks(ctx context.Context, chunks []fact.TextChunk) error {
+	sort.Slice(chunks, func(i, j int) bool { return chunks[i].ID < chunks[j].ID })
+	st, err := w.tx.PrepareContext(ctx, `INSERT INTO chunk(id, node_id, kind, path, start_line, end_line, text) VALUES (?,?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fts, err := w.tx.PrepareContext(ctx, `INSERT INTO chunk_fts(terms, id) VALUES (?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer fts.Close()
+	for _, c := range chunks {
+		if _, err := st.ExecContext(ctx, c.ID, c.NodeID, c.Kind, c.Path, c.StartLine, c.EndLine, c.Text); err != nil {
+			return fmt.Errorf("inserting chunk %s: %w", c.ID, err)
+		}
+		if _, err := fts.ExecContext(ctx, Terms(c.Text), c.ID); err != nil {
+			return fmt.Errorf("indexing chunk %s: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
+// Symbols indexes the searchable text of symbol nodes, sorted by id.
+func (w *Writer) Symbols(ctx context.Context, nodes []fact.Node) error {
+	sorted := append([]fact.Node(nil), nodes...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	st, err := w.tx.PrepareContext(ctx, `INSERT INTO symbol_fts(name, qname, signature, id, kind) VALUES (?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, n := range sorted {
+		if n.Kind == fact.File {
+			continue
+		}
+		if _, err := st.ExecContext(ctx, Terms(n.Name), Terms(n.QName), Terms(n.Signature), n.ID, string(n.Kind)); err != nil {
+			return fmt.Errorf("indexing symbol %s: %w", n.ID, err)
+		}
+	}
+	return nil
+}
+
+// Meta records a key/value pair.
+func (w *Writer) Meta(ctx context.Context, key, value string) error {
+	_, err := w.tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)`, key, value)
+	return err
+}
+
+// Close commits, optimizes the full-text indexes and closes the file.
+func (w *Writer) Close(ctx context.Context) error {
+	if err := w.tx.Commit(); err != nil {
+		w.db.Close()
+		return fmt.Errorf("committing %q: %w", w.path, err)
+	}
+	for _, q := range []string{`INSERT INTO chunk_fts(chunk_fts) VALUES ('optimize')`, `INSERT INTO symbol_fts(symbol_fts) VALUES ('optimize')`} {
+		if _, err := w.db.ExecContext(ctx, q); err != nil {
+			w.db.Close()
+			return fmt.Errorf("optimizing %q: %w", w.path, err)
+		}
+	}
+	return w.db.Close()
+}
+
+// Abort discards the transaction and closes the file.
+func (w *Writer) Abort() {
+	_ = w.tx.Rollback()
+	_ = w.db.Close()
+}
+
+// Store reads a published lexvec.sqlite. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens a published lexvec.sqlite read-only and checks its schema version.
+func Open(ctx context.Context, path string) (*Store, error) {
+	db, err := sqlitedb.OpenReadOnly(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := sqlitedb.CheckVersion(ctx, db, path, SchemaVersion); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// ChunksOf returns the chunks linked to a node, in line order.
+func (s *Store) ChunksOf(ctx context.Context, nodeID string) ([]fact.TextChunk, error) {
+	return s.chunks(ctx, `SELECT id, node_id, kind, path, start_line, end_line, text FROM chunk WHERE node_id = ? ORDER BY path, start_line, id`, nodeID)
+}
+
+// ChunksInFile returns a file's chunks in line order.
+func (s *Store) ChunksInFile(ctx context.Context, path string) ([]fact.TextChunk, error) {
+	return s.chunks(ctx, `SELECT id, node_id, kind, path, start_line, end_line, text FROM chunk WHERE path = ? ORDER BY start_line, id`, path)
+}
+
+// ChunkCount counts chunks by kind.
+func (s *Store) ChunkCount(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, count(*) FROM chunk GROUP BY kind`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) chunks(ctx context.Context, q string, args ...any) ([]fact.TextChunk, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []fact.TextChunk
+	for rows.Next() {
+		var c fact.TextChunk
+		if err := rows.Scan(&c.ID, &c.NodeID, &c.Kind, &c.Path, &c.StartLine, &c.EndLine, &c.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,103 @@
+// Package sqlitedb opens the SQLite files of the three stores with the right
+// pragmas and checks their schema version. It is the one place that names the
+// SQLite driver; the store packages above it own their schemas.
+package sqlitedb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver; FTS5 is built in
+)
+
+// ErrSchema is wrapped by a VersionError.
+var ErrSchema = errors.New("unsupported store schema version")
+
+// VersionError says a store file was written by an incompatible schema version.
+type VersionError struct {
+	Path      string
+	Found     int
+	Supported int
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("%s: store schema version %d, this ragraf reads version %d; run `ragraf drop --yes` and `ragraf index`", e.Path, e.Found, e.Supported)
+}
+
+func (e *VersionError) Unwrap() error { return ErrSchema }
+
+// OpenReadOnly opens an immutable store file: SQLite will neither write nor
+// take locks, so readers never change the file's bytes (FT-24).
+func OpenReadOnly(path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("opening store %q: %w", path, err)
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&immutable=1&_pragma=query_only(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening store %q: %w", path, err)
+	}
+	return db, nil
+}
+
+// OpenBuild opens a store file that is being built: no journal and no fsync
+// per transaction, because an unfinished build lives under .ragraf/tmp and is
+// thrown away, never published. Sync is called once at the end.
+func OpenBuild(path string) (*sql.DB, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-65536)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("creating store %q: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// OpenReadWrite opens a long-lived mutable store (control.sqlite) in WAL mode
+// with a busy timeout, so a reader and a writer in two processes do not fail.
+func OpenReadWrite(path string) (*sql.DB, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
+		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening store %q: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// SetVersion records the schema version in SQLite's user_version.
+func SetVersion(ctx context.Context, db *sql.DB, v int) error {
+	_, err := db.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(v))
+	return err
+}
+
+// CheckVersion refuses a file whose schema version is not want.
+func CheckVersion(ctx context.Context, db *sql.DB, path string, want int) error {
+	var v int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("reading schema version of %q: %w", path, err)
+	}
+	if v != want {
+		return &VersionError{Path: path, Found: v, Supported: want}
+	}
+	return nil
+}
+
+// LibraryVersion returns the version of the SQLite library built into ragraf.
+func LibraryVersion(ctx context.Context) (string, error) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	var v string
+	err = db.QueryRowContext(ctx, "SELECT sqlite_version()").Scan(&v)
+	return v, err
+}

@@ -1,0 +1,52 @@
+// Package version reports ragraf's version and the versions of the components
+// built into the binary: Go, SQLite, tree-sitter and each grammar (NFR-7).
+package version
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+)
+
+// Version is ragraf's release; a release build sets it with
+// -ldflags "-X github.com/ragraf/ragraf/internal/version.Version=v1.2.3".
+var Version = "0.1.0-dev"
+
+// Component is one named dependency and its version.
+type Component struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// modules whose versions are reported, with the name shown for each.
+var reported = map[string]string{
+	"github.com/tree-sitter/go-tree-sitter":  "tree-sitter (go bindings)",
+	"github.com/tree-sitter/tree-sitter-php": "tree-sitter-php grammar",
+	"modernc.org/sqlite":                     "sqlite driver (modernc)",
+	"github.com/modelcontextprotocol/go-sdk": "mcp go-sdk",
+	"github.com/pkoukk/tiktoken-go":          "tiktoken-go (cl100k_base)",
+}
+
+// Components lists Go and the reported modules as the binary was built.
+// sqliteVersion is SQLite's own version, read from the library at run time by
+// the caller (this package imports no store).
+func Components(sqliteVersion string) []Component {
+	out := []Component{{Name: "go", Version: runtime.Version()}}
+	if sqliteVersion != "" {
+		out = append(out, Component{Name: "sqlite", Version: sqliteVersion})
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range bi.Deps {
+			if name, ok := reported[m.Path]; ok {
+				v := m.Version
+				if m.Replace != nil {
+					v = m.Replace.Version
+				}
+				out = append(out, Component{Name: name, Version: v})
+			}
+		}
+	}
+	sort.SliceStable(out[1:], func(i, j int) bool { return strings.ToLower(out[1+i].Name) < strings.ToLower(out[1+j].Name) })
+	return out
+}
