@@ -4,6 +4,7 @@
 package facade
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -107,4 +108,12 @@ func (s *Service) envelope(op string, snap *snapshot) *Envelope {
 		Op: op, IndexRev: snap.name, Capability: snap.info.Capability,
 		Provenance: "index", StaleWarnings: []StaleWarning{}, Suggest: []Suggestion{},
 	}
+}
+
+// finish completes an envelope before it is returned: the drift summary of
+// the active ledger and a stale warning for every cited path that changed
+// since the revision was built (FT-28). Every operation calls it with the
+// paths its answer cites.
+func (s *Service) finish(ctx context.Context, env *Envelope, snap *snapshot, paths []string) error {
+	return s.stale(ctx, env, snap, paths)
 }

@@ -175,6 +175,9 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	env := s.envelope("status", snap)
 	env.Result = res
 	env.Limits = Limits{Limit: args.Examples, Returned: 1, Total: 1}
+	if err := s.finish(ctx, env, snap, nil); err != nil {
+		return nil, err
+	}
 	return env, nil
 }
 
