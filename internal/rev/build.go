@@ -27,6 +27,7 @@ import (
 	"github.com/ragraf/ragraf/internal/corpus"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/lang/php"
+	"github.com/ragraf/ragraf/internal/resolve"
 	"github.com/ragraf/ragraf/internal/secrets"
 	"github.com/ragraf/ragraf/internal/store/graph"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -96,6 +97,7 @@ type fileResult struct {
 	nodes    []fact.Node
 	edges    []fact.Edge
 	chunks   []fact.TextChunk
+	refs     []fact.Ref
 	snapshot []byte // indexed content, secrets redacted; nil when not kept
 }
 
@@ -193,6 +195,7 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 		res.nodes = append(res.nodes, r.Nodes...)
 		res.edges = append(res.edges, r.Edges...)
 		res.chunks = append(res.chunks, r.Chunks...)
+		res.refs = append(res.refs, r.Refs...)
 		if r.Partial {
 			res.row.Status, res.row.Reason = string(corpus.Partial), r.Error
 		}
@@ -248,14 +251,21 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	var nodes []fact.Node
 	var edges []fact.Edge
 	var chunks []fact.TextChunk
+	var refs []fact.Ref
 	for i := range results {
 		r := &results[i]
 		rows = append(rows, r.row)
 		nodes = append(nodes, r.nodes...)
 		edges = append(edges, r.edges...)
 		chunks = append(chunks, r.chunks...)
+		refs = append(refs, r.refs...)
 	}
-	edges = dedupEdges(edges)
+	resolved, err := resolve.Resolve(ctx, resolve.Input{Nodes: nodes, Refs: refs})
+	if err != nil {
+		return err
+	}
+	edges = dedupEdges(append(edges, resolved.Edges...))
+	info.Unresolved = len(resolved.Unresolved)
 
 	info.CorpusHash = corpusHash(rows)
 	info.Files = map[string]int{}
@@ -268,7 +278,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	if err != nil {
 		return err
 	}
-	if err := writeGraph(ctx, gw, rows, results, nodes, edges); err != nil {
+	if err := writeGraph(ctx, gw, rows, results, nodes, edges, resolved.Unresolved); err != nil {
 		gw.Abort()
 		return err
 	}
@@ -297,7 +307,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	return os.WriteFile(filepath.Join(dir, RevJSON), append(b, '\n'), 0o644)
 }
 
-func writeGraph(ctx context.Context, gw *graph.Writer, rows []graph.File, results []fileResult, nodes []fact.Node, edges []fact.Edge) error {
+func writeGraph(ctx context.Context, gw *graph.Writer, rows []graph.File, results []fileResult, nodes []fact.Node, edges []fact.Edge, unresolved []fact.Unresolved) error {
 	if err := gw.Files(ctx, rows); err != nil {
 		return err
 	}
@@ -311,7 +321,10 @@ func writeGraph(ctx context.Context, gw *graph.Writer, rows []graph.File, result
 	if err := gw.Nodes(ctx, nodes); err != nil {
 		return err
 	}
-	return gw.Edges(ctx, edges)
+	if err := gw.Edges(ctx, edges); err != nil {
+		return err
+	}
+	return gw.Unresolved(ctx, unresolved)
 }
 
 // dedupEdges drops edges with a repeated id (the same relation seen twice at

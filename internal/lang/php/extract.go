@@ -26,6 +26,7 @@ type Result struct {
 	Nodes   []fact.Node
 	Edges   []fact.Edge
 	Chunks  []fact.TextChunk
+	Refs    []fact.Ref
 	Partial bool   // the tree has syntax errors; what could be extracted is kept
 	Error   string // first syntax error as "line N: ...", when Partial
 }

@@ -36,17 +36,6 @@ type File struct {
 	MTime  int64
 }
 
-// Unresolved is a reference that names no known node.
-type Unresolved struct {
-	ID           string
-	Kind         string
-	Name         string
-	From         string
-	EvidencePath string
-	EvidenceLine int
-	Reason       string
-}
-
 // Writer fills a new graph.sqlite. It is used by one goroutine.
 type Writer struct {
 	db   *sql.DB
@@ -142,7 +131,7 @@ func (w *Writer) Edges(ctx context.Context, edges []fact.Edge) error {
 }
 
 // Unresolved writes unresolved references, sorted by id.
-func (w *Writer) Unresolved(ctx context.Context, refs []Unresolved) error {
+func (w *Writer) Unresolved(ctx context.Context, refs []fact.Unresolved) error {
 	sort.Slice(refs, func(i, j int) bool { return refs[i].ID < refs[j].ID })
 	st, err := w.tx.PrepareContext(ctx, `INSERT INTO unresolved(id, kind, name, src, evidence_path, evidence_line, reason) VALUES (?,?,?,?,?,?,?)`)
 	if err != nil {
@@ -150,7 +139,7 @@ func (w *Writer) Unresolved(ctx context.Context, refs []Unresolved) error {
 	}
 	defer st.Close()
 	for _, r := range refs {
-		if _, err := st.ExecContext(ctx, r.ID, r.Kind, r.Name, r.From, r.EvidencePath, r.EvidenceLine, r.Reason); err != nil {
+		if _, err := st.ExecContext(ctx, r.ID, string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason); err != nil {
 			return fmt.Errorf("inserting unresolved %s: %w", r.ID, err)
 		}
 	}
