@@ -1,0 +1,113 @@
+// This file classifies key names (password, DB_PASSWORD, apiKey ...) for the
+// detectors in redact.go, and measures the entropy of candidate values.
+
+package secrets
+
+import "math"
+
+type strength int
+
+const (
+	notSecret strength = iota
+	weak               // redact only high-entropy literals
+	strong             // redact any non-empty literal
+)
+
+// strongLast are last name segments that mark a secret on their own.
+var strongLast = map[string]bool{
+	"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true,
+	"passwords": true, "secret": true, "secrets": true, "token": true, "tokens": true,
+	"apikey": true, "credential": true, "credentials": true, "salt": true, "privatekey": true,
+	"secretkey": true, "accesskey": true, "authkey": true,
+}
+
+// strongKeyPrefix are segments that make a following "key" segment strong:
+// api_key, AUTH_KEY, secretKey, NONCE_KEY.
+var strongKeyPrefix = map[string]bool{
+	"api": true, "auth": true, "private": true, "access": true, "secret": true,
+	"encryption": true, "signing": true, "master": true, "app": true, "license": true,
+	"nonce": true, "account": true, "storage": true, "consumer": true, "client": true,
+}
+
+// weakLast are last segments that mark a secret only for high-entropy values.
+var weakLast = map[string]bool{
+	"key": true, "hash": true, "signature": true, "sig": true, "auth": true,
+	"authorization": true, "bearer": true, "private": true, "cookie": true,
+}
+
+// classify returns how secret a key name is, judged by its last segments: a
+// name whose last word is "type", "url" or "length" describes a secret without
+// holding one (token_type, password_reset_url), so it is not secret.
+func classify(name []byte) strength {
+	segs := segments(name)
+	if len(segs) == 0 {
+		return notSecret
+	}
+	last := segs[len(segs)-1]
+	if strongLast[last] {
+		return strong
+	}
+	if last == "key" && len(segs) > 1 && strongKeyPrefix[segs[len(segs)-2]] {
+		return strong
+	}
+	if weakLast[last] {
+		return weak
+	}
+	return notSecret
+}
+
+// segments splits a name into lower-case words at non-alphanumerics and
+// camelCase boundaries: "DB_PASSWORD" -> [db password], "apiKey" -> [api key],
+// "APIKey" -> [api key].
+func segments(name []byte) []string {
+	var segs []string
+	var cur []byte
+	flush := func() {
+		if len(cur) > 0 {
+			segs = append(segs, string(cur))
+			cur = cur[:0]
+		}
+	}
+	for i, c := range name {
+		if !isAlnum(c) {
+			flush()
+			continue
+		}
+		if isUpper(c) && i > 0 && isAlnum(name[i-1]) {
+			prevLower := !isUpper(name[i-1])
+			nextLower := i+1 < len(name) && isAlpha(name[i+1]) && !isUpper(name[i+1])
+			if prevLower || (isUpper(name[i-1]) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, c|0x20*b2u(isUpper(c)))
+	}
+	flush()
+	return segs
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// entropy is the Shannon entropy of v in bits per byte.
+func entropy(v []byte) float64 {
+	var counts [256]int
+	for _, c := range v {
+		counts[c]++
+	}
+	n := float64(len(v))
+	var h float64
+	for _, k := range counts {
+		if k > 0 {
+			p := float64(k) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}

@@ -1,0 +1,184 @@
+package secrets
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestFT39_Redact(t *testing.T) {
+	const R = Placeholder
+	tests := []struct {
+		name, in, want string
+	}{
+		{"php define", `define('DB_PASSWORD', 'hunter2');`, `define('DB_PASSWORD', '` + R + `');`},
+		{"php define double quotes", `define( "AUTH_KEY", "k3y" );`, `define( "AUTH_KEY", "` + R + `" );`},
+		{"wp salt", `define('NONCE_SALT', 'x');`, `define('NONCE_SALT', '` + R + `');`},
+		{"laravel env default", `'password' => env('DB_PASSWORD', 'secret123'),`, `'password' => env('DB_PASSWORD', '` + R + `'),`},
+		{"array entry", `'password' => 'hunter2',`, `'password' => '` + R + `',`},
+		{"array entry among others", `['user' => 'bob', 'pass' => "pw", 'host' => 'db']`, `['user' => 'bob', 'pass' => "` + R + `", 'host' => 'db']`},
+		{"php assignment", `$password = "hunter2";`, `$password = "` + R + `";`},
+		{"property assignment", `$this->apiKey = 'abc';`, `$this->apiKey = '` + R + `';`},
+		{"nested array assignment", `$cfg['db']['password'] = 'abc';`, `$cfg['db']['password'] = '` + R + `';`},
+		{"class const", `const CLIENT_SECRET = 'abc';`, `const CLIENT_SECRET = '` + R + `';`},
+		{"json", `{"api_key": "abc", "name": "x"}`, `{"api_key": "` + R + `", "name": "x"}`},
+		{"yaml", `  password: hunter2`, `  password: ` + R},
+		{"yaml quoted", `password: "hunter2"`, `password: "` + R + `"`},
+		{"yaml with comment", `secret: s3cr3t # prod`, `secret: ` + R + ` # prod`},
+		{"ini", `password=hunter2`, `password=` + R},
+		{"env export", `export DB_PASSWORD=hunter2`, `export DB_PASSWORD=` + R},
+		{"token", `access_token = abc-def9`, `access_token = ` + R},
+		{"dsn", `$dsn = "mysql://root:hunter2@localhost/db";`, `$dsn = "mysql://root:` + R + `@localhost/db";`},
+		{"aws key id", `aws_access_key_id = AKIAIOSFODNN7EXAMPLE`, `aws_access_key_id = ` + R},
+		{"aws key id in code", `$k = 'AKIAIOSFODNN7EXAMPLE';`, `$k = '` + R + `';`},
+		{"aws secret", `aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `aws_secret_access_key = ` + R},
+		{"github token", `$t = "ghp_` + strings.Repeat("a1B2", 9) + `";`, `$t = "` + R + `";`},
+		{"github pat", `x github_pat_11ABCDEFG0123456789abcdefghij y`, `x ` + R + ` y`},
+		{"gitlab", `glpat-ABCDEFGHIJ0123456789 `, R + ` `},
+		{"slack", `hook xoxb-123456789012-abcdefghij`, `hook ` + R},
+		{"stripe", `Stripe::setApiKey('sk_live_abcdefghijklmnop1234');`, `Stripe::setApiKey('` + R + `');`},
+		{"google", `key=AIzaSyA1234567890abcdefghijklmnopqrstuv`, `key=` + R},
+		{"jwt", `$jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop';`, `$jwt = '` + R + `';`},
+		{"authorization header", `Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop`, `Authorization: ` + R},
+		{"high entropy weak key", `'key' => 'f8Kq2Lz9Xw4Vb7Nm1Pq6Rt3Y',`, `'key' => '` + R + `',`},
+		{"wp logged in key", `define('LOGGED_IN_KEY', 'f8Kq2Lz9Xw4Vb7Nm1Pq6Rt3Y$#@!');`, `define('LOGGED_IN_KEY', '` + R + `');`},
+		{"pem block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAAA\n-----END RSA PRIVATE KEY-----\n",
+			"-----BEGIN RSA PRIVATE KEY-----" + R + "\n\n\n-----END RSA PRIVATE KEY-----\n"},
+		{"pem unterminated", "-----BEGIN PRIVATE KEY-----\nMIIE\nAAA", "-----BEGIN PRIVATE KEY-----" + R + "\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, n := Redact([]byte(tt.in))
+			if string(got) != tt.want {
+				t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if n == 0 {
+				t.Errorf("count = 0")
+			}
+		})
+	}
+}
+
+func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
+	for _, in := range []string{
+		`$password = $_POST['password'];`,
+		`$hash = password_hash($password, PASSWORD_DEFAULT);`,
+		`'password' => '',`,
+		`'password' => $pass,`,
+		`function setPassword($password) {`,
+		`public function getApiKey(): string`,
+		`if ($password === 'x') {`,
+		`if ($token == "abc") {`,
+		`<input type="password" name="password" value="">`,
+		`$passed = 'yes';`,
+		`$bypass = 'x';`,
+		`'token_type' => 'bearer',`,
+		`'password_reset_url' => 'https://example.com/reset',`,
+		`'key' => 'value',`,
+		`$key = 'post_title';`,
+		`'hash' => 'md5',`,
+		`password: string;`,
+		`password: ${DB_PASSWORD}`,
+		`password: %env(DB_PASSWORD)%`,
+		`DB_PASSWORD=${SECRET}`,
+		`password: process.env.DB_PASS`,
+		`password = get_password()`,
+		`$dsn = "mysql://root:$pass@localhost";`,
+		`$url = "https://example.com:8080/path";`,
+		`define('DB_HOST', 'localhost');`,
+		`-----BEGIN CERTIFICATE-----`,
+		`$tokens = token_get_all($src);`,
+		`Asia/Tokyo`,
+		`// Set the password here.`,
+	} {
+		got, n := Redact([]byte(in))
+		if string(got) != in || n != 0 {
+			t.Errorf("Redact(%q) = %q, %d; want unchanged", in, got, n)
+		}
+	}
+}
+
+func TestFT40_RedactKeepsLines(t *testing.T) {
+	in := "<?php\r\ndefine('DB_PASSWORD', 'x');\n$a = 1;\n-----BEGIN PRIVATE KEY-----\r\nAAA\r\nBBB\r\n-----END PRIVATE KEY-----\n"
+	got, n := Redact([]byte(in))
+	if n != 2 {
+		t.Errorf("count = %d, want 2", n)
+	}
+	if bytes.Count(got, []byte("\n")) != strings.Count(in, "\n") {
+		t.Errorf("line count changed:\n%s", got)
+	}
+	if bytes.Contains(got, []byte("AAA")) || !bytes.Contains(got, []byte("$a = 1;")) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestSegments(t *testing.T) {
+	for in, want := range map[string]string{
+		"DB_PASSWORD": "db password", "apiKey": "api key", "APIKey": "api key",
+		"x-api-key": "x api key", "mail.password": "mail password", "secureAuthKey": "secure auth key",
+	} {
+		if got := strings.Join(segments([]byte(in)), " "); got != want {
+			t.Errorf("segments(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// plants are secrets FuzzRedact inserts on a line of their own.
+var plants = []string{
+	"$password = 'Zq8-planted-secret-Vx3';",
+	"'api_key' => \"Zq8-planted-secret-Vx3\",",
+	"define('DB_PASSWORD', 'Zq8-planted-secret-Vx3');",
+	"password: Zq8-planted-secret-Vx3",
+	"aws = AKIAZQ8PLANTEDSECRET",
+}
+
+func FuzzRedact(f *testing.F) {
+	// Further seeds live in testdata/fuzz/FuzzRedact.
+	f.Add([]byte("<?php\n$x = 1;\n"), uint8(1))
+	f.Fuzz(func(t *testing.T, in []byte, which uint8) {
+		out, _ := Redact(in)
+		if bytes.Count(out, []byte("\n")) != bytes.Count(in, []byte("\n")) {
+			t.Fatalf("line count changed: %q -> %q", in, out)
+		}
+		plant := plants[int(which)%len(plants)]
+		secret := plant[strings.LastIndexAny(plant, " '\"")+1:]
+		secret = strings.TrimRight(secret, "'\";,)")
+		if i := strings.IndexAny(secret, "'\""); i >= 0 {
+			secret = secret[:i]
+		}
+		if bytes.Contains(in, []byte(secret)) {
+			return
+		}
+		half := len(in) / 2
+		planted := append(append(append([]byte{}, in[:half]...), "\n"+plant+"\n"...), in[half:]...)
+		out, _ = Redact(planted)
+		if bytes.Contains(out, []byte(secret)) {
+			t.Fatalf("planted secret %q survived in %q", secret, out)
+		}
+	})
+}
+
+func BenchmarkRedact(b *testing.B) {
+	var src bytes.Buffer
+	for src.Len() < 4<<20 {
+		src.WriteString(`<?php
+/**
+ * Retrieves the user's meta data by key.
+ */
+function get_user_meta_value( $user_id, $key = '', $single = false ) {
+	$meta = get_metadata( 'user', $user_id, $key, $single );
+	if ( empty( $meta ) && isset( $_POST['password'] ) ) {
+		$hash = wp_hash_password( $_POST['password'] );
+		return array( 'key' => $key, 'value' => $meta, 'hash' => $hash );
+	}
+	$sql = "SELECT * FROM wp_usermeta WHERE meta_key = %s";
+	return $wpdb->get_results( $wpdb->prepare( $sql, $key ) );
+}
+define( 'DB_PASSWORD', 'hunter2' );
+`)
+	}
+	b.SetBytes(int64(src.Len()))
+	for b.Loop() {
+		Redact(src.Bytes())
+	}
+}
