@@ -1,0 +1,161 @@
+// This file defines the schema types and their conversion to graph facts;
+// parse.go fills them from SQL text and diff.go compares two of them.
+
+package sqlschema
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// Schema is a set of tables, sorted by name.
+type Schema struct {
+	Tables []Table
+}
+
+// Table is one table as one source defines it.
+type Table struct {
+	Name string
+	// Source says where the definition comes from: "sql_file", "php_string",
+	// "information_schema", "sqlite_pragma".
+	Source      string
+	Path        string
+	Line        int
+	EndLine     int
+	Columns     []Column
+	Indexes     []Index
+	ForeignKeys []ForeignKey
+}
+
+// Column is one column of a table.
+type Column struct {
+	Name     string
+	Type     string // lower-case SQL type as declared, e.g. "bigint(20) unsigned"
+	Nullable bool
+	Default  *string // nil when there is no default
+	Key      string  // "PRI", "UNI", "MUL" or "" (MySQL's COLUMN_KEY meaning)
+	Line     int     // where the column was defined (or last changed)
+}
+
+// Index is one index or key of a table.
+type Index struct {
+	Name    string
+	Columns []string
+	Primary bool
+	Unique  bool
+	Line    int
+}
+
+// ForeignKey is a FOREIGN KEY ... REFERENCES constraint.
+type ForeignKey struct {
+	Name       string
+	Columns    []string
+	RefTable   string
+	RefColumns []string
+	Line       int
+}
+
+// Problem is a statement that could not be understood.
+type Problem struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+// Table returns the table named name, or nil.
+func (s Schema) Table(name string) *Table {
+	for i := range s.Tables {
+		if s.Tables[i].Name == name {
+			return &s.Tables[i]
+		}
+	}
+	return nil
+}
+
+// Column returns the column named name, or nil.
+func (t *Table) Column(name string) *Column {
+	for i := range t.Columns {
+		if t.Columns[i].Name == name {
+			return &t.Columns[i]
+		}
+	}
+	return nil
+}
+
+func (s *Schema) sort() {
+	sort.SliceStable(s.Tables, func(i, j int) bool { return s.Tables[i].Name < s.Tables[j].Name })
+}
+
+// sourceName is the extractor name written into edge Sources.
+const sourceName = "sqlschema"
+
+// Facts returns table and column nodes, contains edges table -> column and
+// foreign_key edges table -> referenced table. Node ids include the path, so
+// one table defined by two sources gives two nodes and both facts are kept.
+// A referenced table is looked up in s (same source); when s does not define
+// it, the edge points at the id the table would have in the same path.
+func (s Schema) Facts() ([]fact.Node, []fact.Edge) {
+	var nodes []fact.Node
+	var edges []fact.Edge
+	for _, t := range s.Tables {
+		tid := fact.NodeID(fact.Table, t.Name, t.Path, 0)
+		nodes = append(nodes, fact.Node{
+			ID: tid, Kind: fact.Table, Name: t.Name, QName: t.Name, Path: t.Path,
+			StartLine: t.Line, EndLine: max(t.EndLine, t.Line), Lang: "sql",
+			Props: map[string]string{"source": t.Source},
+		})
+		for _, c := range t.Columns {
+			qn := t.Name + "." + c.Name
+			cid := fact.NodeID(fact.Column, qn, t.Path, 0)
+			props := map[string]string{
+				"type": c.Type, "nullable": strconv.FormatBool(c.Nullable), "key": c.Key, "source": t.Source,
+			}
+			if c.Default != nil {
+				props["default"] = *c.Default
+			}
+			line := c.Line
+			if line == 0 {
+				line = t.Line
+			}
+			nodes = append(nodes, fact.Node{
+				ID: cid, Kind: fact.Column, Name: c.Name, QName: qn, Path: t.Path,
+				StartLine: line, EndLine: line, Lang: "sql", Parent: tid, Props: props,
+			})
+			edges = append(edges, stated(fact.Contains, tid, cid, t.Path, line, nil))
+		}
+		for _, fk := range t.ForeignKeys {
+			to := fact.NodeID(fact.Table, fk.RefTable, t.Path, 0)
+			line := fk.Line
+			if line == 0 {
+				line = t.Line
+			}
+			props := map[string]string{"columns": join(fk.Columns), "ref_columns": join(fk.RefColumns)}
+			if fk.Name != "" {
+				props["name"] = fk.Name
+			}
+			edges = append(edges, stated(fact.ForeignKey, tid, to, t.Path, line, props))
+		}
+	}
+	return nodes, edges
+}
+
+func stated(k fact.EdgeKind, from, to, path string, line int, props map[string]string) fact.Edge {
+	return fact.Edge{
+		ID: fact.EdgeID(k, from, to, path, line), Kind: k, From: from, To: to,
+		Provenance: fact.Stated, Confidence: 1, EvidencePath: path, EvidenceLine: line,
+		Sources: []string{sourceName}, Props: props,
+	}
+}
+
+func join(ss []string) string {
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += ","
+		}
+		out += s
+	}
+	return out
+}
