@@ -1,5 +1,5 @@
-// Package control owns control.sqlite: the revision history and (in later
-// schema versions) the drift ledger. It outlives every revision and is never
+// Package control owns control.sqlite: the revision history and the drift
+// ledger (ledger.go). It outlives every revision and is never
 // rotated. Its tables only grow: the package exposes appends and reads, and
 // triggers in the schema refuse UPDATE and DELETE.
 package control
@@ -17,7 +17,9 @@ import (
 // SchemaVersion is the version of schema.sql.
 //
 //	1: rev_history, rev_rotation.
-const SchemaVersion = 1
+//	2: drift_entry, drift_ack, drift_archive, stale_edge (ledger.go); a
+//	   version 1 file is migrated in place when opened.
+const SchemaVersion = 2
 
 //go:embed schema.sql
 var schemaSQL string
@@ -39,7 +41,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("opening control store %q: %w", path, err)
 	}
-	if v != 0 && v != SchemaVersion {
+	// 0 is a new file; versions below SchemaVersion migrate by running the
+	// idempotent schema, which only adds tables and triggers
+	if v > SchemaVersion {
 		db.Close()
 		return nil, &sqlitedb.VersionError{Path: path, Found: v, Supported: SchemaVersion}
 	}
@@ -47,7 +51,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("creating control schema in %q: %w", path, err)
 	}
-	if v == 0 {
+	if v != SchemaVersion {
 		if err := sqlitedb.SetVersion(ctx, db, SchemaVersion); err != nil {
 			db.Close()
 			return nil, err
