@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
+	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -36,12 +37,14 @@ type Extractor struct {
 	parser *sitter.Parser
 }
 
+// language is the PHP grammar (PHP with HTML), loaded once.
+var language = sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(tsphp.LanguagePHP()) })
+
 // New returns an Extractor; Close it when done (the parser holds C memory).
 func New() (*Extractor, error) {
-	p := sitter.NewParser()
-	if err := p.SetLanguage(sitter.NewLanguage(tsphp.LanguagePHP())); err != nil {
-		p.Close()
-		return nil, fmt.Errorf("loading PHP grammar: %w", err)
+	p, err := sitter.NewParser(language())
+	if err != nil {
+		return nil, fmt.Errorf("PHP: %w", err)
 	}
 	return &Extractor{parser: p}, nil
 }
@@ -52,14 +55,10 @@ func (x *Extractor) Close() { x.parser.Close() }
 // File extracts the facts of one file. path is the project-relative slash path;
 // src is the file content with BOM removed and line endings normalised.
 func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, error) {
-	tree := x.parser.ParseCtx(ctx, src, nil)
-	if tree == nil {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		return Result{}, fmt.Errorf("parsing %s: parser returned no tree", path)
+	tree, err := x.parser.Parse(ctx, src)
+	if err != nil {
+		return Result{}, fmt.Errorf("parsing %s: %w", path, err)
 	}
-	defer tree.Close()
 	w := newWalker(path, src)
 	root := tree.RootNode()
 	w.walk(root, w.fileID)

@@ -1,0 +1,37 @@
+// Declarations of the parts of the tree-sitter C API that flatten.c uses. The
+// library itself is compiled by github.com/tree-sitter/go-tree-sitter and
+// linked into the same binary; these declarations follow its api.h (ABI 15).
+#ifndef RAGRAF_FLATTEN_H
+#define RAGRAF_FLATTEN_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct TSLanguage TSLanguage;
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+typedef uint16_t TSSymbol;
+typedef uint16_t TSFieldId;
+typedef struct { uint32_t row; uint32_t column; } TSPoint;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+
+// one node of a flattened tree, in preorder
+typedef struct {
+	uint32_t start_byte, end_byte;
+	uint32_t start_row, start_col, end_row, end_col;
+	int32_t parent;
+	uint16_t symbol;
+	uint16_t field;
+	uint8_t flags; // 1 named, 2 missing, 4 extra, 8 has_error, 16 error
+} rg_node;
+
+typedef struct {
+	rg_node *nodes;
+	uint32_t count;
+	int ok;
+} rg_result;
+
+rg_result rg_parse(TSParser *parser, const char *src, uint32_t len);
+void rg_use_libc_allocator(void);
+#endif

@@ -1,0 +1,376 @@
+// Package syntax parses source text with tree-sitter and hands back the whole
+// tree as Go values. One cgo call per file parses and flattens the tree
+// (flatten.c); walking it afterwards costs no cgo call and allocates nothing,
+// which is where the time of a naive binding goes. Trees hold only Go memory:
+// there is nothing to Close.
+//
+// Node mirrors the method set of go-tree-sitter's Node that extractors use,
+// so code written against one reads the same against the other.
+package syntax
+
+/*
+#include "flatten.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Point is a zero-based row and byte column.
+type Point struct {
+	Row    uint
+	Column uint
+}
+
+// Language is a grammar with its node kind and field names.
+type Language struct {
+	ptr    unsafe.Pointer
+	kinds  []string
+	fields []string
+	fieldN map[string]uint16
+}
+
+var allocOnce sync.Once
+
+// NewLanguage wraps a grammar pointer such as tree_sitter_php.LanguagePHP().
+func NewLanguage(ptr unsafe.Pointer) *Language {
+	l := sitter.NewLanguage(ptr)
+	lang := &Language{ptr: ptr, fieldN: map[string]uint16{}}
+	for i := uint32(0); i < l.NodeKindCount(); i++ {
+		lang.kinds = append(lang.kinds, l.NodeKindForId(uint16(i)))
+	}
+	lang.fields = append(lang.fields, "")
+	for i := uint32(1); i <= l.FieldCount(); i++ {
+		name := l.FieldNameForId(uint16(i))
+		lang.fields = append(lang.fields, name)
+		lang.fieldN[name] = uint16(i)
+	}
+	return lang
+}
+
+// Parser parses files of one language; it is not safe for concurrent use.
+type Parser struct {
+	p    *sitter.Parser
+	lang *Language
+}
+
+// NewParser returns a parser for lang.
+func NewParser(lang *Language) (*Parser, error) {
+	allocOnce.Do(func() { C.rg_use_libc_allocator() })
+	p := sitter.NewParser()
+	if err := p.SetLanguage(sitter.NewLanguage(lang.ptr)); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("loading grammar: %w", err)
+	}
+	return &Parser{p: p, lang: lang}, nil
+}
+
+// Close frees the parser.
+func (p *Parser) Close() { p.p.Close() }
+
+// ErrParse means tree-sitter returned no tree.
+var ErrParse = errors.New("parser returned no tree")
+
+// Parse parses src. The returned tree keeps src for Utf8Text.
+func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var cs *C.char
+	if len(src) > 0 {
+		cs = (*C.char)(C.CBytes(src))
+		defer C.free(unsafe.Pointer(cs))
+	}
+	res := C.rg_parse((*C.TSParser)(parserPtr(p.p)), cs, C.uint32_t(len(src)))
+	if res.ok == 0 {
+		return nil, ErrParse
+	}
+	defer C.free(unsafe.Pointer(res.nodes))
+	raw := unsafe.Slice(res.nodes, int(res.count))
+	return build(p.lang, src, raw), nil
+}
+
+// parserPtr returns the C parser inside a go-tree-sitter Parser, whose only
+// field is that pointer.
+func parserPtr(p *sitter.Parser) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(p))
+}
+
+// Tree is a parsed file.
+type Tree struct {
+	lang  *Language
+	src   []byte
+	nodes []Node
+	kids  []int32 // children of every node, grouped by parent
+	named []int32 // named children of every node, grouped by parent
+}
+
+// Node is one syntax node. Pointers to nodes stay valid as long as the tree.
+type Node struct {
+	t          *Tree
+	idx        int32
+	parent     int32
+	kidsAt     int32 // offset of this node's children in t.kids
+	nkids      int32
+	namedAt    int32
+	nnamed     int32
+	pos        int32 // index among the parent's children
+	namedPos   int32 // index among the parent's named children, -1 if unnamed
+	startByte  uint32
+	endByte    uint32
+	start, end Point
+	symbol     uint16
+	field      uint16
+	flags      uint8
+}
+
+const (
+	flagNamed    = 1
+	flagMissing  = 2
+	flagExtra    = 4
+	flagHasError = 8
+	flagError    = 16
+)
+
+func build(lang *Language, src []byte, raw []C.rg_node) *Tree {
+	t := &Tree{lang: lang, src: src, nodes: make([]Node, len(raw))}
+	counts := make([]int32, len(raw))
+	namedCounts := make([]int32, len(raw))
+	for i := range raw {
+		r := &raw[i]
+		n := &t.nodes[i]
+		*n = Node{
+			t: t, idx: int32(i), parent: int32(r.parent), namedPos: -1,
+			startByte: uint32(r.start_byte), endByte: uint32(r.end_byte),
+			start:  Point{Row: uint(r.start_row), Column: uint(r.start_col)},
+			end:    Point{Row: uint(r.end_row), Column: uint(r.end_col)},
+			symbol: uint16(r.symbol), field: uint16(r.field), flags: uint8(r.flags),
+		}
+		if p := n.parent; p >= 0 {
+			counts[p]++
+			if n.flags&flagNamed != 0 {
+				namedCounts[p]++
+			}
+		}
+	}
+	var off, noff int32
+	for i := range t.nodes {
+		t.nodes[i].kidsAt, t.nodes[i].namedAt = off, noff
+		off += counts[i]
+		noff += namedCounts[i]
+	}
+	t.kids = make([]int32, off)
+	t.named = make([]int32, noff)
+	// preorder visits children in order, so appending keeps them sorted
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.parent < 0 {
+			continue
+		}
+		p := &t.nodes[n.parent]
+		n.pos = p.nkids
+		t.kids[p.kidsAt+p.nkids] = int32(i)
+		p.nkids++
+		if n.flags&flagNamed != 0 {
+			n.namedPos = p.nnamed
+			t.named[p.namedAt+p.nnamed] = int32(i)
+			p.nnamed++
+		}
+	}
+	return t
+}
+
+// RootNode returns the root.
+func (t *Tree) RootNode() *Node { return &t.nodes[0] }
+
+// Source returns the text the tree was parsed from.
+func (t *Tree) Source() []byte { return t.src }
+
+// Len is the number of nodes.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// Kind is the node's grammar kind, e.g. "class_declaration".
+func (n *Node) Kind() string {
+	if int(n.symbol) < len(n.t.lang.kinds) {
+		return n.t.lang.kinds[n.symbol]
+	}
+	if n.flags&flagError != 0 {
+		return "ERROR"
+	}
+	return ""
+}
+
+// KindID is the grammar's symbol id.
+func (n *Node) KindID() uint16 { return n.symbol }
+
+// Id is unique among the nodes of one tree.
+func (n *Node) Id() uintptr { return uintptr(n.idx) }
+
+// IsNamed reports whether the node is named in the grammar.
+func (n *Node) IsNamed() bool { return n.flags&flagNamed != 0 }
+
+// IsMissing reports a node inserted by error recovery.
+func (n *Node) IsMissing() bool { return n.flags&flagMissing != 0 }
+
+// IsExtra reports an extra such as a comment.
+func (n *Node) IsExtra() bool { return n.flags&flagExtra != 0 }
+
+// IsError reports an ERROR node.
+func (n *Node) IsError() bool { return n.flags&flagError != 0 }
+
+// HasError reports an error anywhere in the subtree.
+func (n *Node) HasError() bool { return n.flags&(flagHasError|flagError) != 0 }
+
+// StartByte is the offset of the first byte.
+func (n *Node) StartByte() uint { return uint(n.startByte) }
+
+// EndByte is the offset just past the last byte.
+func (n *Node) EndByte() uint { return uint(n.endByte) }
+
+// StartPosition is the zero-based row and column of the start.
+func (n *Node) StartPosition() Point { return n.start }
+
+// EndPosition is the zero-based row and column just past the end.
+func (n *Node) EndPosition() Point { return n.end }
+
+// Utf8Text returns the node's text in src.
+func (n *Node) Utf8Text(src []byte) string { return string(src[n.startByte:n.endByte]) }
+
+// ChildCount counts all children.
+func (n *Node) ChildCount() uint { return uint(n.nkids) }
+
+// NamedChildCount counts named children.
+func (n *Node) NamedChildCount() uint { return uint(n.nnamed) }
+
+// Child returns child i, or nil.
+func (n *Node) Child(i uint) *Node {
+	if i >= uint(n.nkids) {
+		return nil
+	}
+	return &n.t.nodes[n.t.kids[n.kidsAt+int32(i)]]
+}
+
+// NamedChild returns named child i, or nil.
+func (n *Node) NamedChild(i uint) *Node {
+	if i >= uint(n.nnamed) {
+		return nil
+	}
+	return &n.t.nodes[n.t.named[n.namedAt+int32(i)]]
+}
+
+// ChildByFieldName returns the first child in field name, or nil.
+func (n *Node) ChildByFieldName(name string) *Node {
+	id, ok := n.t.lang.fieldN[name]
+	if !ok {
+		return nil
+	}
+	for i := int32(0); i < n.nkids; i++ {
+		c := &n.t.nodes[n.t.kids[n.kidsAt+i]]
+		if c.field == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// ChildrenByFieldName returns every child in field name.
+func (n *Node) ChildrenByFieldName(name string) []*Node {
+	id, ok := n.t.lang.fieldN[name]
+	if !ok {
+		return nil
+	}
+	var out []*Node
+	for i := int32(0); i < n.nkids; i++ {
+		c := &n.t.nodes[n.t.kids[n.kidsAt+i]]
+		if c.field == id {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// FieldName is the name of the field this node fills in its parent, or "".
+func (n *Node) FieldName() string { return n.t.lang.fields[n.field] }
+
+// FieldNameForChild is the field name of child i, or "".
+func (n *Node) FieldNameForChild(i uint32) string {
+	if c := n.Child(uint(i)); c != nil {
+		return c.FieldName()
+	}
+	return ""
+}
+
+// Parent returns the parent, or nil for the root.
+func (n *Node) Parent() *Node {
+	if n.parent < 0 {
+		return nil
+	}
+	return &n.t.nodes[n.parent]
+}
+
+// NextSibling returns the next child of the parent, or nil.
+func (n *Node) NextSibling() *Node {
+	if p := n.Parent(); p != nil {
+		return p.Child(uint(n.pos + 1))
+	}
+	return nil
+}
+
+// PrevSibling returns the previous child of the parent, or nil.
+func (n *Node) PrevSibling() *Node {
+	if p := n.Parent(); p != nil && n.pos > 0 {
+		return p.Child(uint(n.pos - 1))
+	}
+	return nil
+}
+
+// NextNamedSibling returns the next named child of the parent, or nil.
+func (n *Node) NextNamedSibling() *Node {
+	for s := n.NextSibling(); s != nil; s = s.NextSibling() {
+		if s.IsNamed() {
+			return s
+		}
+	}
+	return nil
+}
+
+// PrevNamedSibling returns the previous named child of the parent, or nil.
+func (n *Node) PrevNamedSibling() *Node {
+	for s := n.PrevSibling(); s != nil; s = s.PrevSibling() {
+		if s.IsNamed() {
+			return s
+		}
+	}
+	return nil
+}
+
+// Descendants calls f for n and every node below it in preorder; f returns
+// false to skip a node's subtree. Preorder is the array order, so this is a
+// plain loop.
+func (n *Node) Descendants(f func(*Node) bool) {
+	end := n.subtreeEnd()
+	for i := n.idx; i < end; {
+		c := &n.t.nodes[i]
+		if f(c) {
+			i++
+		} else {
+			i = c.subtreeEnd()
+		}
+	}
+}
+
+// subtreeEnd is the index just past n's last descendant.
+func (n *Node) subtreeEnd() int32 {
+	m := n
+	for m.nkids > 0 {
+		m = &m.t.nodes[m.t.kids[m.kidsAt+m.nkids-1]]
+	}
+	return m.idx + 1
+}
