@@ -18,7 +18,8 @@
 // its own. Result is what one file yields.
 //
 // # Trees
-//// Trees come from package syntax, which parses and flattens a file in one cgo
+//
+// Trees come from package syntax, which parses and flattens a file in one cgo
 // call; its Node has the method set of go-tree-sitter's Node, but walking it
 // costs no cgo call and nothing needs closing.
 package php
