@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every test of ragraf on a fresh machine: installs what the tests need
+# (php-cli for the tokenizer oracle; MariaDB and PostgreSQL for the database
+# tests, started on loopback by scripts/testdb.sh), then vet, format check and
+# `go test ./...`. Tests whose tools are missing skip and say why.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v php >/dev/null 2>&1 || need_apt+=(php-cli)
+if [ ${#need_apt[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
+  echo "== installing ${need_apt[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need_apt[@]}" >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need_apt[@]}" >/dev/null 2>&1; } ||
+    echo "warning: could not install ${need_apt[*]}; tests that need them will skip"
+fi
+
+if [ -x scripts/testdb.sh ]; then
+  echo "== starting test databases"
+  if scripts/testdb.sh start; then
+    eval "$(scripts/testdb.sh env | sed 's/^/export /')"
+  else
+    echo "warning: test databases did not start; database tests will skip"
+  fi
+fi
+
+echo "== gofmt"
+bad=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
+
+echo "== go vet"
+go vet ./... || exit 1
+
+echo "== go test"
+status=0
+go test -timeout 40m -count=1 ./... || status=$?
+
+[ -x scripts/testdb.sh ] && scripts/testdb.sh stop >/dev/null 2>&1
+exit $status
