@@ -162,9 +162,9 @@ func adornment(s string) bool {
 }
 
 type section struct {
-	id       string
-	h        heading
-	endLine  int
+	id      string
+	h       heading
+	endLine int
 	parent  int // index of the enclosing section, -1 for the doc
 	bodyEnd int // last line before the first child heading
 }
