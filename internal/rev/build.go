@@ -44,9 +44,11 @@ type Options struct {
 	Logger   *slog.Logger
 	// Now gives the time recorded in rev.json and rev_history; tests fix it.
 	Now func() time.Time
-	// AfterWrite, when set, runs after the store files are written and before
-	// publishing; crash tests use it to stop a build at that point.
-	AfterWrite func()
+	// Hook, when set, is called as the build passes each stage: "extracted",
+	// "written" (store files complete in tmp), "renamed" (directory in revs/),
+	// "recorded" (rev_history row appended), "published" (CURRENT switched).
+	// Crash tests kill the process there.
+	Hook func(stage string)
 }
 
 // SetDefaults fills zero fields.
@@ -62,6 +64,9 @@ func (o *Options) SetDefaults() {
 	}
 	if o.Progress == nil {
 		o.Progress = func(int, int) {}
+	}
+	if o.Hook == nil {
+		o.Hook = func(string) {}
 	}
 }
 
@@ -247,6 +252,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	if err != nil {
 		return err
 	}
+	opts.Hook("extracted")
 	var rows []graph.File
 	var nodes []fact.Node
 	var edges []fact.Edge

@@ -65,9 +65,7 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 	if err := write(ctx, opts, dir, &info); err != nil {
 		return Info{}, err
 	}
-	if opts.AfterWrite != nil {
-		opts.AfterWrite()
-	}
+	opts.Hook("written")
 	if err := ctx.Err(); err != nil {
 		return Info{}, err
 	}
@@ -80,6 +78,7 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 	if err := syncDir(l.Revs()); err != nil {
 		return Info{}, err
 	}
+	opts.Hook("renamed")
 	capJSON, _ := json.Marshal(info.Capability)
 	if err := ctl.AppendRev(ctx, control.Rev{
 		Rev: info.Rev, Seq: seq, CreatedAt: info.CreatedAt, CorpusHash: info.CorpusHash,
@@ -88,9 +87,11 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 	}); err != nil {
 		return Info{}, err
 	}
+	opts.Hook("recorded")
 	if err := writeAtomic(l.Current(), []byte(info.Rev+"\n")); err != nil {
 		return Info{}, err
 	}
+	opts.Hook("published")
 	if err := rotate(ctx, l, ctl, opts.Config.RetainRevs, info.Rev, opts.Now()); err != nil {
 		opts.Logger.Warn("rotating old revisions", "err", err.Error())
 	}

@@ -256,3 +256,30 @@ func (s *Store) Meta(ctx context.Context, key string) (string, error) {
 	}
 	return v, err
 }
+
+// IDs returns every node id and every edge id, each sorted; determinism tests
+// compare them across builds.
+func (s *Store) IDs(ctx context.Context) (nodes, edges []string, err error) {
+	for _, q := range []struct {
+		sql string
+		out *[]string
+	}{{`SELECT id FROM node ORDER BY id`, &nodes}, {`SELECT id FROM edge ORDER BY id`, &edges}} {
+		rows, err := s.db.QueryContext(ctx, q.sql)
+		if err != nil {
+			return nil, nil, err
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			*q.out = append(*q.out, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return nodes, edges, nil
+}
