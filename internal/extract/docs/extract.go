@@ -93,6 +93,10 @@ func mdHeadings(lines []string) ([]heading, []bool) {
 			}
 			continue
 		}
+		t := strings.TrimLeft(l, " ")
+		if t == "" || !strings.ContainsRune("`~#=-", rune(t[0])) {
+			continue
+		}
 		if m := fenceRe.FindStringSubmatch(l); m != nil {
 			fence = m[1]
 			code[i] = true

@@ -32,19 +32,28 @@ func mentions(sectionID, line string, ln int, opts Options) []Mention {
 		seen[k] = true
 		out = append(out, Mention{SectionID: sectionID, Text: text, Kind: kind, Line: ln})
 	}
-	tableContext := tableWord.MatchString(line)
+	if !strings.ContainsAny(line, "`\\/") {
+		return nil
+	}
+	tableContext := strings.Contains(strings.ToLower(line), "table") && tableWord.MatchString(line)
 	for _, m := range backtick.FindAllStringSubmatch(line, -1) {
 		if kind, text := classify(strings.TrimSpace(m[1]), tableContext, opts); kind != "" {
 			add(text, kind)
 		}
 	}
 	rest := backtick.ReplaceAllString(line, " ")
-	rest = url.ReplaceAllString(rest, " ")
-	for _, m := range qualified.FindAllString(rest, -1) {
-		add(strings.TrimSuffix(m, "()"), "symbol")
+	if strings.Contains(rest, "://") {
+		rest = url.ReplaceAllString(rest, " ")
 	}
-	for _, m := range pathRe.FindAllStringSubmatch(rest, -1) {
-		add(m[1], "path")
+	if strings.Contains(rest, "\\") {
+		for _, m := range qualified.FindAllString(rest, -1) {
+			add(strings.TrimSuffix(m, "()"), "symbol")
+		}
+	}
+	if strings.Contains(rest, "/") {
+		for _, m := range pathRe.FindAllStringSubmatch(rest, -1) {
+			add(m[1], "path")
+		}
 	}
 	return out
 }
@@ -55,7 +64,7 @@ func classify(s string, tableContext bool, opts Options) (kind, text string) {
 	if s == "" || strings.HasPrefix(s, "$") || strings.ContainsAny(s, " \t") {
 		return "", ""
 	}
-	if pathRe.MatchString(" "+s) && strings.Contains(s, "/") {
+	if strings.Contains(s, "/") && pathRe.MatchString(" "+s) {
 		return "path", s
 	}
 	if !symbolish.MatchString(s) || strings.Contains(s, "->") {

@@ -120,7 +120,9 @@ func TestFT6_Analyze(t *testing.T) {
 			op: "select", dynamic: []string{"$table"}},
 		{name: "pma show", in: tpl("SHOW TABLES FROM `db`"), wantErr: true},
 		{name: "broken sql", in: tpl("SELECT FROM WHERE"), wantErr: true},
-		{name: "unknown hole clause", in: tpl("SELECT * FROM t ORDER BY ", "$orderby", " ", "$order"), wantErr: true},
+		{name: "unknown hole clause", in: tpl("SELECT * FROM t WHERE a = 1 ", "$extra", " ", "$more"), wantErr: true},
+		{name: "clause holes dropped", in: tpl("SELECT ID FROM ", "$wpdb->posts", " ", "$join", " WHERE 1=1 ", "$where", " ORDER BY post_date ", "$order"),
+			op: "select", tables: []TableUse{{Table: "posts", Op: "select", Columns: []string{"ID", "post_date"}, Inferred: true}}},
 		{name: "using join", in: tpl("SELECT a.x FROM a JOIN b USING (id)"),
 			op: "select", tables: []TableUse{{Table: "a", Op: "select", Columns: []string{"id", "x"}}, {Table: "b", Op: "select", Columns: []string{"id"}}}},
 	}

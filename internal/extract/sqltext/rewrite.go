@@ -44,6 +44,10 @@ var (
 	prefixHole = regexp.MustCompile(`(?i)^\{?\$(?:\w+->)*\w*prefix\}?$`)
 	// collateHole holds table options such as "DEFAULT CHARSET=utf8mb4"
 	// (WordPress's $charset_collate); it carries no table or column.
+	// clauseHole holds a whole clause built elsewhere ($join, $where,
+	// $orderby, $limits, ...): it names no table here, so it is dropped; the
+	// tables it may name are found where the clause is built.
+	clauseHole  = regexp.MustCompile(`(?i)^\{?\$(?:\w+->)*[a-z]?(?:join|where|groupby|orderby|order|limits?|sort|distinct|found_rows|having)\}?$`)
 	collateHole = regexp.MustCompile(`(?i)^\{?\$(?:\w+->)*\w*(charset|collate)\w*(\(\))?\}?$`)
 )
 
@@ -105,7 +109,7 @@ func (r *rewriter) hole(expr, next string) {
 		r.b.WriteString(inferredMark + m[1])
 		return
 	}
-	if collateHole.MatchString(expr) {
+	if collateHole.MatchString(expr) || clauseHole.MatchString(expr) {
 		return
 	}
 	if prefixHole.MatchString(expr) {
