@@ -133,6 +133,7 @@ func newRootCmd(io IO) *cobra.Command {
 		newStatusCmd(io, g),
 		newDropCmd(io, g),
 		newVersionCmd(io),
+		newQueryCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))

@@ -1,0 +1,204 @@
+// This file defines the callers and callees operations. Callers walk call
+// edges backwards up to depth levels (closure, in impact.go); both split
+// their answer into stated and derived lists.
+
+package facade
+
+import (
+	"context"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// CallersArgs names the callee.
+type CallersArgs struct {
+	ID    string `json:"id,omitempty" jsonschema:"node id of the function or method"`
+	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
+	Depth int    `json:"depth,omitempty" jsonschema:"levels of callers (1-5, default 1)"`
+	Page
+}
+
+// Call is one calling (or called) definition with the call site and, for
+// deeper levels, the chain of calls.
+type Call struct {
+	Symbol
+	Depth      int     `json:"depth"`
+	SitePath   string  `json:"site_path"`
+	SiteLine   int     `json:"site_line"`
+	Kind       string  `json:"kind"`
+	Provenance string  `json:"provenance"`
+	Confidence float64 `json:"confidence"`
+	Chain      []Step  `json:"chain"`
+}
+
+// CallsResult splits calls by provenance: stated calls are proven targets,
+// derived ones are inferred (dynamic receivers, name matches).
+type CallsResult struct {
+	Target  Symbol `json:"target"`
+	Stated  []Call `json:"stated"`
+	Derived []Call `json:"derived"`
+}
+
+var callKinds = []fact.EdgeKind{fact.Calls, fact.CallsHeuristic}
+
+// Callers lists the definitions that call a function or method.
+func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, error) {
+	const op = "callers"
+	if err := checkTarget(args.ID, args.QName); err != nil {
+		return nil, err
+	}
+	depth, err := checkRange("depth", args.Depth, 1, 1, 5)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	res := CallsResult{Stated: []Call{}, Derived: []Call{}}
+	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		env.Result = res
+		notFound(env, args.QName)
+		return s.done(ctx, env, snap, nil)
+	}
+	res.Target = t
+	hard, soft, err := s.hardSoft(ctx, snap, []string{t.ID}, callKinds, depth, true)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := s.symbolsOf(ctx, snap, reachedIDs(append(append([]reached(nil), hard...), soft...)))
+	if err != nil {
+		return nil, err
+	}
+	stated, derived := calls(hard, syms), calls(soft, syms)
+	res.Stated = window(stated, limit, offset)
+	if rest := limit - len(res.Stated); rest > 0 {
+		res.Derived = window(derived, rest, max(offset-len(stated), 0))
+	}
+	return s.finishCalls(ctx, env, snap, op, res, limit, offset, len(stated)+len(derived))
+}
+
+func (s *Service) finishCalls(ctx context.Context, env *Envelope, snap *snapshot, op string, res CallsResult, limit, offset, total int) (*Envelope, error) {
+	env.Result = res
+	env.Limits = limits(op, limit, offset, len(res.Stated)+len(res.Derived), total)
+	if total == 0 {
+		env.NotFound = true
+		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": res.Target.Name}, Why: "text mentions of the name, which the graph does not link"})
+	}
+	paths := []string{res.Target.Path}
+	for _, l := range [][]Call{res.Stated, res.Derived} {
+		for _, c := range l {
+			paths = append(paths, c.Path, c.SitePath)
+			for _, st := range c.Chain {
+				paths = append(paths, st.Path)
+			}
+		}
+	}
+	return s.done(ctx, env, snap, paths)
+}
+
+func calls(rs []reached, syms map[string]*Symbol) []Call {
+	items := impactItems(rs, syms) // ordered by depth and place
+	out := make([]Call, 0, len(items))
+	for _, it := range items {
+		first := it.Chain[0]
+		out = append(out, Call{Symbol: it.Symbol, Depth: it.Depth, SitePath: first.Path, SiteLine: first.Line,
+			Kind: first.Kind, Provenance: chainProvenance(it.Chain), Confidence: chainConfidence(it.Chain), Chain: it.Chain})
+	}
+	return out
+}
+
+func chainProvenance(ch []Step) string {
+	for _, s := range ch {
+		if s.Provenance != string(fact.Stated) {
+			return string(fact.Derived)
+		}
+	}
+	return string(fact.Stated)
+}
+
+func chainConfidence(ch []Step) float64 {
+	c := 1.0
+	for _, s := range ch {
+		c *= s.Confidence
+	}
+	return c
+}
+
+// CalleesArgs names the caller.
+type CalleesArgs struct {
+	ID    string `json:"id,omitempty" jsonschema:"node id of the function, method or file"`
+	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
+	Page
+}
+
+// Callees lists the definitions a function or method calls.
+func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, error) {
+	const op = "callees"
+	if err := checkTarget(args.ID, args.QName); err != nil {
+		return nil, err
+	}
+	limit, offset, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	res := CallsResult{Stated: []Call{}, Derived: []Call{}}
+	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		env.Result = res
+		notFound(env, args.QName)
+		return s.done(ctx, env, snap, nil)
+	}
+	res.Target = t
+	edges, err := snap.graph.EdgesFrom(ctx, t.ID, callKinds)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	dst := make([]string, 0, len(edges))
+	for _, e := range edges {
+		dst = append(dst, e.To)
+	}
+	syms, err := s.symbolsOf(ctx, snap, dst)
+	if err != nil {
+		return nil, err
+	}
+	var stated, derived []Call
+	for _, e := range edges {
+		sym := syms[e.To]
+		if sym == nil {
+			continue
+		}
+		ch := steps([]fact.Edge{e})
+		c := Call{Symbol: *sym, Depth: 1, SitePath: e.EvidencePath, SiteLine: e.EvidenceLine, Kind: string(e.Kind),
+			Provenance: string(e.Provenance), Confidence: e.Confidence, Chain: ch}
+		if e.Provenance == fact.Stated {
+			stated = append(stated, c)
+		} else {
+			derived = append(derived, c)
+		}
+	}
+	res.Stated = window(stated, limit, offset)
+	if rest := limit - len(res.Stated); rest > 0 {
+		res.Derived = window(derived, rest, max(offset-len(stated), 0))
+	}
+	return s.finishCalls(ctx, env, snap, op, res, limit, offset, len(stated)+len(derived))
+}

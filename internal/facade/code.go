@@ -1,0 +1,147 @@
+// This file defines the code operation: source text as indexed in this
+// revision (the graph store keeps a snapshot of every parsed file), with a
+// stale flag when the working-tree file no longer matches it.
+
+package facade
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"strings"
+)
+
+// CodeArgs names a definition, or a file and optionally a line range.
+type CodeArgs struct {
+	ID        string `json:"id,omitempty" jsonschema:"node id: returns that definition's lines"`
+	QName     string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
+	Path      string `json:"path,omitempty" jsonschema:"file path relative to the project root, instead of id"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line with path (1-based, default 1)"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line with path (inclusive, default start_line+399)"`
+}
+
+// CodeResult is indexed source text.
+type CodeResult struct {
+	Path      string  `json:"path"`
+	Line      int     `json:"line"`
+	EndLine   int     `json:"end_line"`
+	Text      string  `json:"text"`
+	Symbol    *Symbol `json:"symbol,omitempty"`
+	Stale     bool    `json:"stale"`
+	FileState string  `json:"file_state"` // unchanged | modified | deleted | unreadable
+}
+
+// maxCodeLines bounds one code answer.
+const maxCodeLines = 2000
+
+// Code returns source text as indexed.
+func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
+	const op = "code"
+	if (args.ID != "" || args.QName != "") == (args.Path != "") {
+		return nil, badInput("pass id, qname or path")
+	}
+	if args.Path == "" {
+		if err := checkTarget(args.ID, args.QName); err != nil {
+			return nil, err
+		}
+		if args.StartLine != 0 || args.EndLine != 0 {
+			return nil, badInput("start_line and end_line go with path")
+		}
+	}
+	var path string
+	if args.Path != "" {
+		p, err := s.cleanPath("path", args.Path)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+		if args.StartLine < 0 || args.EndLine < 0 || (args.EndLine != 0 && args.EndLine < args.StartLine) {
+			return nil, badInput("start_line and end_line must be positive with start_line <= end_line")
+		}
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	res := CodeResult{}
+	start, end := args.StartLine, args.EndLine
+	if path == "" {
+		t, ok, err := s.target(ctx, snap, args.ID, args.QName)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			env.Result = res
+			notFound(env, args.QName)
+			return s.done(ctx, env, snap, nil)
+		}
+		res.Symbol = &t
+		path, start, end = t.Path, t.Line, t.EndLine
+	}
+	res.Path = path
+	content, ok, err := snap.graph.Snapshot(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if !ok {
+		env.Result = res
+		notFoundPath(env, path)
+		return s.done(ctx, env, snap, nil)
+	}
+	lines := splitLines(string(content))
+	if start == 0 {
+		start = 1
+	}
+	if end == 0 {
+		end = start + 399
+	}
+	total := end - start + 1
+	end = min(end, len(lines), start+maxCodeLines-1)
+	if start > len(lines) {
+		return nil, badInput("start_line %d is past the end of %s (%d lines as indexed)", start, path, len(lines))
+	}
+	res.Line, res.EndLine = start, end
+	res.Text = strings.Join(lines[start-1:end], "")
+	res.FileState = s.fileState(ctx, snap, path)
+	res.Stale = res.FileState != "unchanged"
+	env.Result = res
+	env.Limits = Limits{Limit: maxCodeLines, Returned: end - start + 1, Total: min(total, len(lines)-start+1)}
+	env.Limits.Truncated = env.Limits.Returned < env.Limits.Total
+	return s.done(ctx, env, snap, []string{path})
+}
+
+// fileState compares the working-tree file with the hash recorded at index time.
+func (s *Service) fileState(ctx context.Context, snap *snapshot, path string) string {
+	f, ok, err := snap.graph.File(ctx, path)
+	if err != nil || !ok {
+		return "unreadable"
+	}
+	b, err := s.openInProject(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "deleted"
+	}
+	if err != nil {
+		return "unreadable"
+	}
+	sum := sha256.Sum256(b)
+	if hex.EncodeToString(sum[:]) == f.Hash {
+		return "unchanged"
+	}
+	return "modified"
+}
+
+// splitLines splits text into lines that keep their newline.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	out := strings.SplitAfter(s, "\n")
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}

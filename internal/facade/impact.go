@@ -1,0 +1,356 @@
+// This file defines the impact operation (what may break when a definition
+// or file changes) and closure, the reverse walk over edges that impact,
+// callers and implementations share. A closure over stated edges only gives
+// the hard answer; the walk over every edge minus that gives the soft one
+// (FT-18).
+
+package facade
+
+import (
+	"context"
+	"sort"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// Step is one edge of an evidence chain: From uses To at Path:Line.
+type Step struct {
+	Kind       string  `json:"kind"`
+	Provenance string  `json:"provenance"`
+	Confidence float64 `json:"confidence"`
+	From       string  `json:"from"` // node id
+	To         string  `json:"to"`   // node id
+	Path       string  `json:"path"`
+	Line       int     `json:"line"`
+}
+
+// reached is one node found by a closure, with the chain that reached it,
+// ordered from the node towards the start.
+type reached struct {
+	id    string
+	depth int
+	chain []fact.Edge
+}
+
+// closure walks edges of kinds backwards (from dst to src) from start, up to
+// depth levels, and returns each node reached once, at its shallowest depth,
+// with the first chain found in edge order. stated limits the walk to stated
+// edges. Start nodes are never returned.
+func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, stated bool) ([]reached, error) {
+	seen := map[string]bool{}
+	for _, id := range start {
+		seen[id] = true
+	}
+	chains := map[string][]fact.Edge{}
+	frontier := append([]string(nil), start...)
+	sort.Strings(frontier)
+	var out []reached
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		edges, err := snap.graph.EdgesToAny(ctx, frontier, kinds)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		var next []string
+		for _, e := range edges {
+			if stated && e.Provenance != fact.Stated {
+				continue
+			}
+			if seen[e.From] {
+				continue
+			}
+			seen[e.From] = true
+			chain := append([]fact.Edge{e}, chains[e.To]...)
+			chains[e.From] = chain
+			out = append(out, reached{id: e.From, depth: d, chain: chain})
+			next = append(next, e.From)
+		}
+		sort.Strings(next)
+		frontier = next
+	}
+	return out, nil
+}
+
+// hardSoft runs closure twice: over stated edges (hard) and over all edges,
+// keeping in soft only what hard lacks.
+func (s *Service) hardSoft(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, wantSoft bool) (hard, soft []reached, err error) {
+	if hard, err = s.closure(ctx, snap, start, kinds, depth, true); err != nil {
+		return nil, nil, err
+	}
+	if !wantSoft {
+		return hard, nil, nil
+	}
+	all, err := s.closure(ctx, snap, start, kinds, depth, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	inHard := map[string]bool{}
+	for _, r := range hard {
+		inHard[r.id] = true
+	}
+	for _, r := range all {
+		if !inHard[r.id] {
+			soft = append(soft, r)
+		}
+	}
+	return hard, soft, nil
+}
+
+func steps(chain []fact.Edge) []Step {
+	out := make([]Step, 0, len(chain))
+	for _, e := range chain {
+		out = append(out, Step{Kind: string(e.Kind), Provenance: string(e.Provenance), Confidence: e.Confidence,
+			From: e.From, To: e.To, Path: e.EvidencePath, Line: e.EvidenceLine})
+	}
+	return out
+}
+
+// ImpactArgs names what changes.
+type ImpactArgs struct {
+	ID    string `json:"id,omitempty" jsonschema:"node id of the definition that changes"`
+	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
+	Path  string `json:"path,omitempty" jsonschema:"a file that changes, instead of one definition"`
+	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
+	Mode  string `json:"mode,omitempty" jsonschema:"hard: only chains of stated edges; all: also derived chains in the soft block (default all)"`
+	Page
+}
+
+// ImpactItem is one definition that may break, with the chain of edges
+// leading from it to the change.
+type ImpactItem struct {
+	Symbol
+	Depth int    `json:"depth"`
+	Chain []Step `json:"chain"`
+}
+
+// ImpactFile is one file holding impacted definitions; Line is the first of them.
+type ImpactFile struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Symbols int    `json:"symbols"`
+}
+
+// ImpactBlock groups impacted items.
+type ImpactBlock struct {
+	Symbols     []ImpactItem `json:"symbols"`
+	Files       []ImpactFile `json:"files"`
+	EntryPoints []Symbol     `json:"entry_points"`
+	Tables      []Symbol     `json:"tables"`
+	Tests       []Symbol     `json:"tests"`
+}
+
+// ImpactResult has the hard block (stated chains only) and the soft block.
+type ImpactResult struct {
+	Targets []Symbol    `json:"targets"`
+	Depth   int         `json:"depth"`
+	Mode    string      `json:"mode"`
+	Hard    ImpactBlock `json:"hard"`
+	Soft    ImpactBlock `json:"soft"`
+}
+
+// impactKinds are the edges along which a change propagates to the user.
+var impactKinds = []fact.EdgeKind{fact.Calls, fact.CallsHeuristic, fact.References, fact.Instantiates,
+	fact.Extends, fact.Implements, fact.UsesTrait, fact.Overrides, fact.Includes}
+
+// Impact lists what may break when a definition or file changes.
+func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error) {
+	const op = "impact"
+	set := 0
+	for _, v := range []string{args.ID, args.QName, args.Path} {
+		if v != "" {
+			set++
+		}
+	}
+	if set != 1 {
+		return nil, badInput("pass exactly one of id, qname and path")
+	}
+	if err := checkID("id", args.ID); err != nil {
+		return nil, err
+	}
+	if err := checkName("qname", args.QName, false); err != nil {
+		return nil, err
+	}
+	var path string
+	if args.Path != "" {
+		p, err := s.cleanPath("path", args.Path)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	depth, err := checkRange("depth", args.Depth, 3, 1, 5)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := checkEnum("mode", args.Mode, "all", "hard", "all")
+	if err != nil {
+		return nil, err
+	}
+	limit, offset, err := args.pageDefault(op, 50)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	res := ImpactResult{Targets: []Symbol{}, Depth: depth, Mode: mode, Hard: emptyBlock(), Soft: emptyBlock()}
+	var start []string
+	if path != "" {
+		nodes, err := snap.graph.NodesInFile(ctx, path)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, n := range nodes {
+			start = append(start, n.ID)
+			if n.Kind == fact.File {
+				res.Targets = append(res.Targets, toSymbol(n, fact.Node{}))
+			}
+		}
+	} else {
+		t, ok, err := s.target(ctx, snap, args.ID, args.QName)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.Targets = append(res.Targets, t)
+			start = append(start, t.ID)
+			// a change to a type or namespace reaches the users of its members
+			desc, err := s.descendants(ctx, snap, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			start = append(start, desc...)
+		}
+	}
+	if len(start) == 0 {
+		env.Result = res
+		if path != "" {
+			notFoundPath(env, path)
+		} else {
+			notFound(env, args.QName)
+		}
+		return s.done(ctx, env, snap, nil)
+	}
+	hard, soft, err := s.hardSoft(ctx, snap, start, impactKinds, depth, mode == "all")
+	if err != nil {
+		return nil, err
+	}
+	all := append(append([]reached(nil), hard...), soft...)
+	syms, err := s.symbolsOf(ctx, snap, reachedIDs(all))
+	if err != nil {
+		return nil, err
+	}
+	hardItems, softItems := impactItems(hard, syms), impactItems(soft, syms)
+	res.Hard.Files, res.Soft.Files = impactFiles(hardItems), impactFiles(softItems)
+	total := len(hardItems) + len(softItems)
+	// one page across hard then soft
+	res.Hard.Symbols = window(hardItems, limit, offset)
+	rest := limit - len(res.Hard.Symbols)
+	softOff := max(offset-len(hardItems), 0)
+	if rest > 0 {
+		res.Soft.Symbols = window(softItems, rest, softOff)
+	}
+	env.Result = res
+	env.Limits = limits(op, limit, offset, len(res.Hard.Symbols)+len(res.Soft.Symbols), total)
+	if total == 0 {
+		env.NotFound = true
+		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(firstQName(res.Targets))}, Why: "text mentions the graph does not link"})
+	}
+	var paths []string
+	for _, t := range res.Targets {
+		paths = append(paths, t.Path)
+	}
+	for _, b := range []ImpactBlock{res.Hard, res.Soft} {
+		for _, f := range b.Files {
+			paths = append(paths, f.Path)
+		}
+		for _, it := range b.Symbols {
+			for _, st := range it.Chain {
+				paths = append(paths, st.Path)
+			}
+		}
+	}
+	return s.done(ctx, env, snap, paths)
+}
+
+func firstQName(ts []Symbol) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	return ts[0].QName
+}
+
+func emptyBlock() ImpactBlock {
+	return ImpactBlock{Symbols: []ImpactItem{}, Files: []ImpactFile{}, EntryPoints: []Symbol{}, Tables: []Symbol{}, Tests: []Symbol{}}
+}
+
+// descendants returns every node contained, directly or not, in id.
+func (s *Service) descendants(ctx context.Context, snap *snapshot, id string) ([]string, error) {
+	var out []string
+	queue := []string{id}
+	for len(queue) > 0 && len(out) < 10000 {
+		kids, err := snap.graph.Children(ctx, queue[0])
+		if err != nil {
+			return nil, storeError(err)
+		}
+		queue = queue[1:]
+		for _, k := range kids {
+			out = append(out, k.ID)
+			queue = append(queue, k.ID)
+		}
+	}
+	return out, nil
+}
+
+func reachedIDs(rs []reached) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.id)
+	}
+	return out
+}
+
+func impactItems(rs []reached, syms map[string]*Symbol) []ImpactItem {
+	out := make([]ImpactItem, 0, len(rs))
+	for _, r := range rs {
+		sym := syms[r.id]
+		if sym == nil {
+			continue // an edge to a node that does not exist; nothing to cite
+		}
+		out = append(out, ImpactItem{Symbol: *sym, Depth: r.depth, Chain: steps(r.chain)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.ID < b.ID
+	})
+	return out
+}
+
+func impactFiles(items []ImpactItem) []ImpactFile {
+	by := map[string]*ImpactFile{}
+	for _, it := range items {
+		f := by[it.Path]
+		if f == nil {
+			f = &ImpactFile{Path: it.Path, Line: it.Line}
+			by[it.Path] = f
+		}
+		f.Symbols++
+		f.Line = min(f.Line, it.Line)
+	}
+	out := make([]ImpactFile, 0, len(by))
+	for _, p := range sortedKeys(by) {
+		out = append(out, *by[p])
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+// This file defines the live_read operation: the working-tree file as it is
+// now, with the hunks that differ from the indexed snapshot marked. Its
+// provenance is "mixed": the text is live, the hunk boundaries compare it
+// with the index (FT-31).
+
+package facade
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// LiveReadArgs names the file and optionally a line range of the current file.
+type LiveReadArgs struct {
+	Path      string `json:"path" jsonschema:"file path relative to the project root, e.g. src/Cart.php"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line of the current file to return (default 1)"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return (inclusive, default start_line+399)"`
+}
+
+// Hunk is a changed region: lines Line..EndLine of the current file replace
+// IndexedLine..IndexedEndLine of the snapshot. An empty range (end < start)
+// means pure insertion or deletion.
+type Hunk struct {
+	Line           int `json:"line"`
+	EndLine        int `json:"end_line"`
+	IndexedLine    int `json:"indexed_line"`
+	IndexedEndLine int `json:"indexed_end_line"`
+}
+
+// LiveReadResult is the current text and how it differs from the index.
+type LiveReadResult struct {
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	EndLine   int    `json:"end_line"`
+	Lines     int    `json:"lines"` // of the current file
+	Text      string `json:"text"`
+	Indexed   bool   `json:"indexed"` // the revision holds a snapshot of this file
+	Changed   bool   `json:"changed"`
+	Hunks     []Hunk `json:"hunks"`
+	FileState string `json:"file_state"` // unchanged | modified | added | deleted
+}
+
+// LiveRead returns the current file with the changes since indexing marked.
+func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, error) {
+	const op = "live_read"
+	path, err := s.cleanPath("path", args.Path)
+	if err != nil {
+		return nil, err
+	}
+	if args.StartLine < 0 || args.EndLine < 0 || (args.EndLine != 0 && args.EndLine < args.StartLine) {
+		return nil, badInput("start_line and end_line must be positive with start_line <= end_line")
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	env.Provenance = "mixed"
+	res := LiveReadResult{Path: path, Hunks: []Hunk{}}
+	old, indexed, err := snap.graph.Snapshot(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	res.Indexed = indexed
+	cur, err := s.openInProject(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		res.FileState = "deleted"
+		res.Changed = indexed
+		env.Result = res
+		env.NotFound = true
+		if indexed {
+			env.Suggest = append(env.Suggest, Suggestion{Op: "code", Args: map[string]any{"path": path}, Why: "the file as indexed"})
+		}
+		return s.done(ctx, env, snap, []string{path})
+	}
+	if err != nil {
+		return nil, err
+	}
+	lines := splitLines(string(cur))
+	res.Lines = len(lines)
+	start, end := max(args.StartLine, 1), args.EndLine
+	if end == 0 {
+		end = start + 399
+	}
+	end = min(end, len(lines), start+maxCodeLines-1)
+	if start <= end {
+		res.Line, res.EndLine = start, end
+		res.Text = strings.Join(lines[start-1:end], "")
+	}
+	switch {
+	case !indexed:
+		res.FileState, res.Changed = "added", true
+	case string(old) == string(cur):
+		res.FileState = "unchanged"
+	default:
+		res.FileState, res.Changed = "modified", true
+		res.Hunks = hunks(string(old), string(cur))
+	}
+	env.Result = res
+	env.Limits = Limits{Limit: maxCodeLines, Returned: max(res.EndLine-res.Line+1, 0), Total: max(len(lines)-start+1, 0)}
+	env.Limits.Truncated = env.Limits.Returned < env.Limits.Total
+	return s.done(ctx, env, snap, []string{path})
+}
+
+// hunks lists the changed regions between the indexed and the current text,
+// without context lines.
+func hunks(old, cur string) []Hunk {
+	ud, err := udiff.ToUnifiedDiff("indexed", "current", old, udiff.Strings(old, cur), 0)
+	if err != nil {
+		return []Hunk{}
+	}
+	out := []Hunk{}
+	for _, h := range ud.Hunks {
+		oldLine, newLine := h.FromLine, h.ToLine
+		var cur *Hunk
+		flush := func() {
+			if cur != nil {
+				out = append(out, *cur)
+				cur = nil
+			}
+		}
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case udiff.Equal:
+				flush()
+				oldLine++
+				newLine++
+			case udiff.Delete:
+				if cur == nil {
+					cur = &Hunk{Line: newLine, EndLine: newLine - 1, IndexedLine: oldLine, IndexedEndLine: oldLine - 1}
+				}
+				cur.IndexedEndLine = oldLine
+				oldLine++
+			case udiff.Insert:
+				if cur == nil {
+					cur = &Hunk{Line: newLine, EndLine: newLine - 1, IndexedLine: oldLine, IndexedEndLine: oldLine - 1}
+				}
+				cur.EndLine = newLine
+				newLine++
+			}
+		}
+		flush()
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+// This file is the table of operations the transports serve: each name with
+// its argument and result types and the method that answers it. Call decodes
+// JSON arguments strictly and runs one, so the CLI and MCP validate input the
+// same way and print the same bytes (FT-22).
+
+package facade
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
+// Op is one operation.
+type Op struct {
+	Name   string
+	Args   reflect.Type // the argument struct
+	Result reflect.Type // the type of Envelope.Result on success
+	run    func(ctx context.Context, s *Service, raw []byte) (*Envelope, error)
+}
+
+func op[A, R any](name string, f func(*Service, context.Context, A) (*Envelope, error)) Op {
+	return Op{
+		Name: name, Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](),
+		run: func(ctx context.Context, s *Service, raw []byte) (*Envelope, error) {
+			var a A
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
+			}
+			return f(s, ctx, a)
+		},
+	}
+}
+
+// Ops lists the operations served, in a fixed order.
+func Ops() []Op {
+	return []Op{
+		op[StatusArgs, StatusResult]("status", (*Service).Status),
+		op[SymbolArgs, SymbolResult]("symbol", (*Service).Symbol),
+		op[OutlineArgs, OutlineResult]("outline", (*Service).Outline),
+		op[ReferencesArgs, ReferencesResult]("references", (*Service).References),
+		op[ImplementationsArgs, ImplementationsResult]("implementations", (*Service).Implementations),
+		op[CallersArgs, CallsResult]("callers", (*Service).Callers),
+		op[CalleesArgs, CallsResult]("callees", (*Service).Callees),
+		op[ImpactArgs, ImpactResult]("impact", (*Service).Impact),
+		op[RepoMapArgs, RepoMapResult]("repo_map", (*Service).RepoMap),
+		op[SearchArgs, SearchResult]("search", (*Service).Search),
+		op[CodeArgs, CodeResult]("code", (*Service).Code),
+		op[LiveReadArgs, LiveReadResult]("live_read", (*Service).LiveRead),
+		op[RevisionsArgs, RevisionsResult]("revisions", (*Service).Revisions),
+	}
+}
+
+// Call runs the operation name with JSON arguments (an object; empty means {}).
+func (s *Service) Call(ctx context.Context, name string, args []byte) (*Envelope, error) {
+	for _, o := range Ops() {
+		if o.Name == name {
+			return o.run(ctx, s, args)
+		}
+	}
+	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown operation %q", name)}
+}
+
+// EncodeJSON is the one encoding of answers and errors: indented, HTML left
+// unescaped, with a trailing newline. The CLI prints it and MCP sends it as
+// the tool result's text.
+func EncodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,75 @@
+// This file defines the revisions operation: the revision history from
+// control.sqlite and the reindex reports kept in .ragraf/archive.
+
+package facade
+
+import (
+	"context"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/store/control"
+)
+
+// RevisionsArgs takes paging only.
+type RevisionsArgs struct {
+	Page
+}
+
+// Revision is one history row.
+type Revision struct {
+	control.Rev
+	Current bool `json:"current"`
+	OnDisk  bool `json:"on_disk"`
+}
+
+// RevisionsResult is the history, newest first, and the archive reports.
+type RevisionsResult struct {
+	Current   string     `json:"current"`
+	Revisions []Revision `json:"revisions"`
+	Reports   []string   `json:"reports"` // paths relative to the project root
+}
+
+// Revisions lists the revision history and the archive reports.
+func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope, error) {
+	const op = "revisions"
+	limit, offset, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ctl, err := s.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ctl.Close()
+	revs, err := ctl.Revs(ctx)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	all := make([]Revision, 0, len(revs))
+	for i := len(revs) - 1; i >= 0; i-- {
+		r := revs[i]
+		_, statErr := os.Stat(s.layout.Rev(r.Rev))
+		all = append(all, Revision{Rev: r, Current: r.Rev == snap.name, OnDisk: statErr == nil})
+	}
+	res := RevisionsResult{Current: snap.name, Revisions: window(all, limit, offset), Reports: []string{}}
+	if ents, err := os.ReadDir(s.layout.Archive()); err == nil {
+		for _, e := range ents {
+			if !e.IsDir() && (strings.HasSuffix(e.Name(), ".md") || strings.HasSuffix(e.Name(), ".json")) {
+				res.Reports = append(res.Reports, path.Join(".ragraf", "archive", e.Name()))
+			}
+		}
+		sort.Strings(res.Reports)
+	}
+	env := s.envelope(op, snap)
+	env.Result = res
+	env.Limits = limits(op, limit, offset, len(res.Revisions), len(all))
+	return s.done(ctx, env, snap, nil)
+}

@@ -1,0 +1,256 @@
+// This file defines the search operation: lexical search (FTS5, BM25) over
+// symbol names, qualified names and signatures, and over docblocks, comments
+// and documentation sections, with kind boosts and the score parts in every
+// hit. The FTS queries live in internal/store/lexvec/search.go.
+
+package facade
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/lexvec"
+)
+
+// SearchArgs is a lexical query with filters.
+type SearchArgs struct {
+	Query    string `json:"query" jsonschema:"words or identifiers, e.g. add item to cart or addItem"`
+	Mode     string `json:"mode,omitempty" jsonschema:"lexical (default), semantic or hybrid; semantic and hybrid need vectors and fall back to lexical when the revision has none"`
+	Kind     string `json:"kind,omitempty" jsonschema:"only hits of this kind: a node kind (class, method, ...) or a text kind (docblock, comment, doc_section)"`
+	PathGlob string `json:"path_glob,omitempty" jsonschema:"only hits in paths matching this glob, e.g. src/**/*.php"`
+	Page
+}
+
+// Score explains a hit's score: Total = BM25 * KindBoost * ExactBoost.
+type Score struct {
+	BM25       float64 `json:"bm25"` // SQLite's BM25 negated, so higher is better
+	KindBoost  float64 `json:"kind_boost"`
+	ExactBoost float64 `json:"exact_boost"`
+	Total      float64 `json:"total"`
+}
+
+// Hit is one search result: a symbol or a text chunk.
+type Hit struct {
+	Type      string `json:"type"` // symbol | text
+	ID        string `json:"id"`
+	Kind      string `json:"kind"`
+	Name      string `json:"name,omitempty"`
+	QName     string `json:"qname,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Text      string `json:"text,omitempty"` // first lines of a text chunk
+	NodeID    string `json:"node_id,omitempty"`
+	Path      string `json:"path"`
+	Line      int    `json:"line"`
+	EndLine   int    `json:"end_line"`
+	Score     Score  `json:"score"`
+}
+
+// SearchResult lists hits, best first.
+type SearchResult struct {
+	Query    string `json:"query"`
+	Mode     string `json:"mode"` // the mode that ran
+	Fallback string `json:"fallback,omitempty"`
+	Hits     []Hit  `json:"hits"`
+}
+
+// candidates bounds how many FTS matches of each table are ranked; filters
+// apply to these.
+const candidates = 1000
+
+var textKinds = []string{"docblock", "comment", "doc_section"}
+
+// Search runs a lexical search.
+func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error) {
+	const op = "search"
+	if err := checkName("query", args.Query, true); err != nil {
+		return nil, err
+	}
+	mode, err := checkEnum("mode", args.Mode, "lexical", "lexical", "semantic", "hybrid")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := checkEnum("kind", args.Kind, "", append(append([]string{}, nodeKinds...), textKinds...)...); err != nil {
+		return nil, err
+	}
+	if args.PathGlob != "" {
+		if err := checkName("path_glob", args.PathGlob, false); err != nil {
+			return nil, err
+		}
+		if !doublestar.ValidatePattern(args.PathGlob) {
+			return nil, badInput("path_glob %q is not a valid glob", args.PathGlob)
+		}
+	}
+	limit, offset, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
+	match := lexvec.MatchQuery(args.Query)
+	if match == "" {
+		return nil, badInput("query %q holds no word to search for", args.Query)
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	res := SearchResult{Query: args.Query, Mode: "lexical", Hits: []Hit{}}
+	if mode != "lexical" && !snap.info.Capability.Vectors {
+		res.Fallback = mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
+	}
+	hits, err := s.lexical(ctx, snap, args, match)
+	if err != nil {
+		return nil, err
+	}
+	res.Hits = window(hits, limit, offset)
+	env.Result = res
+	env.Limits = limits(op, limit, offset, len(res.Hits), len(hits))
+	if len(hits) == 0 {
+		env.NotFound = true
+		env.Suggest = append(env.Suggest, Suggestion{Op: "symbol", Args: map[string]any{"name": lastName(strings.TrimSpace(args.Query)), "fuzzy": true}, Why: "names containing the text"})
+	}
+	paths := make([]string, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		paths = append(paths, h.Path)
+	}
+	return s.done(ctx, env, snap, paths)
+}
+
+func vectorReason(snap *snapshot) string {
+	if r := snap.info.Capability.Reason; r != "" {
+		return r
+	}
+	return "no embedding model configured"
+}
+
+func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, match string) ([]Hit, error) {
+	query := strings.ToLower(strings.TrimSpace(args.Query))
+	wantText := args.Kind == "" || isTextKind(args.Kind)
+	wantSym := args.Kind == "" || !isTextKind(args.Kind)
+	var hits []Hit
+	if wantSym {
+		sh, err := snap.lex.SearchSymbols(ctx, match, candidates)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		ids := make([]string, 0, len(sh))
+		for _, h := range sh {
+			ids = append(ids, h.ID)
+		}
+		nodes, err := snap.graph.NodesByID(ctx, ids)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, h := range sh {
+			n, ok := nodes[h.ID]
+			if !ok || (args.Kind != "" && string(n.Kind) != args.Kind) || !globMatch(args.PathGlob, n.Path) {
+				continue
+			}
+			exact := 1.0
+			if strings.ToLower(n.Name) == query || strings.ToLower(n.QName) == query {
+				exact = 2.0
+			}
+			hits = append(hits, Hit{Type: "symbol", ID: n.ID, Kind: string(n.Kind), Name: n.Name, QName: n.QName, Signature: n.Signature,
+				Path: n.Path, Line: n.StartLine, EndLine: n.EndLine, Score: score(-h.BM25, symbolBoost(n.Kind), exact)})
+		}
+	}
+	if wantText {
+		ch, err := snap.lex.SearchChunks(ctx, match, candidates)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, h := range ch {
+			if (args.Kind != "" && h.Kind != args.Kind) || !globMatch(args.PathGlob, h.Path) {
+				continue
+			}
+			hits = append(hits, Hit{Type: "text", ID: h.ID, Kind: h.Kind, Text: excerpt(h.Text), NodeID: h.NodeID,
+				Path: h.Path, Line: h.StartLine, EndLine: h.EndLine, Score: score(-h.BM25, textBoost(h.Kind), 1)})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Score.Total != b.Score.Total {
+			return a.Score.Total > b.Score.Total
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.ID < b.ID
+	})
+	return hits, nil
+}
+
+func isTextKind(k string) bool {
+	for _, t := range textKinds {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+func globMatch(glob, path string) bool {
+	if glob == "" {
+		return true
+	}
+	ok, _ := doublestar.Match(glob, path)
+	return ok
+}
+
+// round6 keeps scores stable in JSON across platforms' float formatting.
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+func score(bm25, kind, exact float64) Score {
+	return Score{BM25: round6(bm25), KindBoost: kind, ExactBoost: exact, Total: round6(bm25 * kind * exact)}
+}
+
+// symbolBoost prefers declarations an agent navigates to: types, then
+// functions and methods, then members.
+func symbolBoost(k fact.NodeKind) float64 {
+	switch {
+	case k.IsType():
+		return 1.5
+	case k == fact.Function || k == fact.Method:
+		return 1.3
+	case k == fact.Constant:
+		return 1.1
+	case k == fact.Namespace:
+		return 0.8
+	}
+	return 1.0
+}
+
+func textBoost(kind string) float64 {
+	switch kind {
+	case "docblock", "doc_section":
+		return 1.0
+	}
+	return 0.8
+}
+
+// excerpt is the first three lines of a chunk, at most 300 bytes.
+func excerpt(t string) string {
+	lines := strings.SplitN(t, "\n", 4)
+	if len(lines) > 3 {
+		lines = lines[:3]
+	}
+	out := strings.Join(lines, "\n")
+	if len(out) > 300 {
+		out = out[:300]
+		for len(out) > 0 && out[len(out)-1]&0xC0 == 0x80 {
+			out = out[:len(out)-1]
+		}
+		if len(out) > 0 && out[len(out)-1] >= 0xC0 {
+			out = out[:len(out)-1]
+		}
+	}
+	return out
+}

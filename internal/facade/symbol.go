@@ -1,0 +1,223 @@
+// This file defines the symbol operation, which finds definitions by name or
+// qualified name, and Symbol, the definition fact every navigation answer
+// cites. The MCP tool ragraf_symbol and `ragraf query symbol` render it.
+
+package facade
+
+import (
+	"context"
+	"sort"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/graph"
+)
+
+// Symbol is one definition as indexed: where it is and what it looks like.
+type Symbol struct {
+	ID          string `json:"id"`
+	Kind        string `json:"kind"`
+	Name        string `json:"name"`
+	QName       string `json:"qname"`
+	Signature   string `json:"signature"`
+	Path        string `json:"path"`
+	Line        int    `json:"line"`
+	EndLine     int    `json:"end_line"`
+	ContainerID string `json:"container_id"`
+	Container   string `json:"container"` // qualified name of the containing node
+}
+
+// SymbolArgs finds definitions.
+type SymbolArgs struct {
+	Name  string `json:"name,omitempty" jsonschema:"short name, e.g. addItem or Cart (case-insensitive)"`
+	QName string `json:"qname,omitempty" jsonschema:"qualified name, e.g. App\\Cart::addItem"`
+	Kind  string `json:"kind,omitempty" jsonschema:"only this node kind: class, interface, trait, enum, function, method, property, constant, namespace, file"`
+	Path  string `json:"path,omitempty" jsonschema:"only definitions in this file (relative to the project root)"`
+	Fuzzy bool   `json:"fuzzy,omitempty" jsonschema:"match names containing the text instead of equal to it"`
+	Page
+}
+
+// SymbolResult lists matching definitions.
+type SymbolResult struct {
+	Symbols []Symbol `json:"symbols"`
+}
+
+var nodeKinds = []string{"file", "namespace", "class", "interface", "trait", "enum", "function", "method", "property",
+	"constant", "table", "column", "web_route", "http_endpoint", "cli_command", "cron_job", "doc", "doc_section"}
+
+// Symbol finds definitions by name or qualified name.
+func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error) {
+	const op = "symbol"
+	if (args.Name == "") == (args.QName == "") {
+		return nil, badInput("pass exactly one of name and qname")
+	}
+	if err := checkName("name", args.Name, false); err != nil {
+		return nil, err
+	}
+	if err := checkName("qname", args.QName, false); err != nil {
+		return nil, err
+	}
+	if _, err := checkEnum("kind", args.Kind, "", nodeKinds...); err != nil {
+		return nil, err
+	}
+	var path string
+	if args.Path != "" {
+		p, err := s.cleanPath("path", args.Path)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	limit, offset, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	g := snap.graph
+	var nodes []fact.Node
+	text := args.Name + args.QName
+	switch {
+	case args.Fuzzy:
+		nodes, err = g.NodesLike(ctx, text, 5000)
+	case args.QName != "":
+		nodes, err = g.NodesByQName(ctx, args.QName)
+	default:
+		nodes, err = g.NodesByName(ctx, args.Name)
+	}
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var kept []fact.Node
+	for _, n := range nodes {
+		if (args.Kind == "" || string(n.Kind) == args.Kind) && (path == "" || n.Path == path) {
+			kept = append(kept, n)
+		}
+	}
+	if !args.Fuzzy {
+		sort.SliceStable(kept, func(i, j int) bool { return symbolLess(kept[i], kept[j]) })
+	}
+	pageNodes := window(kept, limit, offset)
+	syms, err := symbols(ctx, g, pageNodes)
+	if err != nil {
+		return nil, err
+	}
+	env := s.envelope(op, snap)
+	env.Result = SymbolResult{Symbols: syms}
+	env.Limits = limits(op, limit, offset, len(syms), len(kept))
+	if len(kept) == 0 {
+		notFound(env, text)
+	}
+	return s.done(ctx, env, snap, symbolPaths(syms))
+}
+
+// symbolLess orders definitions: types and functions before members, then by place.
+func symbolLess(a, b fact.Node) bool {
+	if ra, rb := kindRank(a.Kind), kindRank(b.Kind); ra != rb {
+		return ra < rb
+	}
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.StartLine != b.StartLine {
+		return a.StartLine < b.StartLine
+	}
+	return a.ID < b.ID
+}
+
+func kindRank(k fact.NodeKind) int {
+	switch {
+	case k.IsType():
+		return 0
+	case k == fact.Function:
+		return 1
+	case k == fact.Method:
+		return 2
+	case k == fact.Constant || k == fact.Property:
+		return 3
+	case k == fact.File:
+		return 5
+	}
+	return 4
+}
+
+// symbols turns nodes into Symbols, naming each container.
+func symbols(ctx context.Context, g *graph.Store, nodes []fact.Node) ([]Symbol, error) {
+	parents := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		if n.Parent != "" {
+			parents = append(parents, n.Parent)
+		}
+	}
+	byID, err := g.NodesByID(ctx, parents)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	out := make([]Symbol, 0, len(nodes))
+	for _, n := range nodes {
+		out = append(out, toSymbol(n, byID[n.Parent]))
+	}
+	return out, nil
+}
+
+func toSymbol(n, parent fact.Node) Symbol {
+	return Symbol{ID: n.ID, Kind: string(n.Kind), Name: n.Name, QName: n.QName, Signature: n.Signature,
+		Path: n.Path, Line: n.StartLine, EndLine: n.EndLine, ContainerID: n.Parent, Container: parent.QName}
+}
+
+func symbolPaths(syms []Symbol) []string {
+	ps := make([]string, 0, len(syms))
+	for _, s := range syms {
+		ps = append(ps, s.Path)
+	}
+	return ps
+}
+
+// notFound marks an empty answer and points at operations that read more
+// widely (FT-21).
+func notFound(env *Envelope, text string) {
+	env.NotFound = true
+	if text != "" {
+		env.Suggest = append(env.Suggest,
+			Suggestion{Op: "search", Args: map[string]any{"query": text}, Why: "lexical search over names, signatures and comments"},
+			Suggestion{Op: "symbol", Args: map[string]any{"name": lastName(text), "fuzzy": true}, Why: "names containing the text"})
+	}
+}
+
+// notFoundPath suggests reading the working-tree file directly.
+func notFoundPath(env *Envelope, path string) {
+	env.NotFound = true
+	env.Suggest = append(env.Suggest,
+		Suggestion{Op: "live_read", Args: map[string]any{"path": path}, Why: "the file as it is in the working tree"},
+		Suggestion{Op: "search", Args: map[string]any{"query": lastName(path)}, Why: "lexical search over names, signatures and comments"})
+}
+
+// lastName is the last segment of a qualified name or path.
+func lastName(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '\\' || s[i] == ':' || s[i] == '/' || s[i] == '$' {
+			if i < len(s)-1 {
+				return s[i+1:]
+			}
+		}
+	}
+	return s
+}
+
+// done sorts and deduplicates the cited paths, finishes the envelope and
+// returns it.
+func (s *Service) done(ctx context.Context, env *Envelope, snap *snapshot, paths []string) (*Envelope, error) {
+	sort.Strings(paths)
+	uniq := paths[:0]
+	for i, p := range paths {
+		if p != "" && (i == 0 || p != paths[i-1]) {
+			uniq = append(uniq, p)
+		}
+	}
+	if err := s.finish(ctx, env, snap, uniq); err != nil {
+		return nil, err
+	}
+	return env, nil
+}

@@ -1,0 +1,154 @@
+// This file adds the graph queries behind the facade's navigation operations:
+// edges into and out of nodes, batches of nodes by id, name search. Like
+// store.go it only reads.
+
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+const edgeCols = `id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources`
+
+func scanEdge(sc interface{ Scan(...any) error }) (fact.Edge, error) {
+	var e fact.Edge
+	var kind, prov, sources string
+	if err := sc.Scan(&e.ID, &kind, &e.From, &e.To, &prov, &e.Confidence, &e.EvidencePath, &e.EvidenceLine, &sources); err != nil {
+		return e, err
+	}
+	e.Kind, e.Provenance = fact.EdgeKind(kind), fact.Provenance(prov)
+	if sources != "" {
+		e.Sources = strings.Split(sources, ",")
+	}
+	return e, nil
+}
+
+func (s *Store) edges(ctx context.Context, query string, args ...any) ([]fact.Edge, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []fact.Edge
+	for rows.Next() {
+		e, err := scanEdge(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func placeholders(n int) string {
+	if n == 0 {
+		return "NULL"
+	}
+	return "?" + strings.Repeat(",?", n-1)
+}
+
+func kindArgs(kinds []fact.EdgeKind) []any {
+	out := make([]any, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
+// EdgesTo returns one page of the edges of the given kinds that end at dst,
+// ordered by evidence place, kind and id, and how many there are in all.
+func (s *Store) EdgesTo(ctx context.Context, dst string, kinds []fact.EdgeKind, limit, offset int) ([]fact.Edge, int, error) {
+	args := append([]any{dst}, kindArgs(kinds)...)
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM edge WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`)`, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if total == 0 || offset >= total {
+		return nil, total, nil
+	}
+	es, err := s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE dst = ? AND kind IN (`+placeholders(len(kinds))+`)
+		ORDER BY evidence_path, evidence_line, kind, id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	return es, total, err
+}
+
+// EdgesFrom returns every edge of the given kinds that starts at src, ordered
+// by evidence place, kind and id.
+func (s *Store) EdgesFrom(ctx context.Context, src string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	args := append([]any{src}, kindArgs(kinds)...)
+	return s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE src = ? AND kind IN (`+placeholders(len(kinds))+`)
+		ORDER BY evidence_path, evidence_line, kind, id`, args...)
+}
+
+// batch is how many ids one IN list holds; SQLite allows 32766 variables.
+const batch = 500
+
+// EdgesToAny returns the edges of the given kinds that end at any of dsts,
+// ordered by dst, evidence place, kind and id.
+func (s *Store) EdgesToAny(ctx context.Context, dsts []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	var out []fact.Edge
+	for i := 0; i < len(dsts); i += batch {
+		part := dsts[i:min(i+batch, len(dsts))]
+		args := make([]any, 0, len(part)+len(kinds))
+		for _, d := range part {
+			args = append(args, d)
+		}
+		args = append(args, kindArgs(kinds)...)
+		es, err := s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE dst IN (`+placeholders(len(part))+`) AND kind IN (`+placeholders(len(kinds))+`)
+			ORDER BY dst, evidence_path, evidence_line, kind, id`, args...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, es...)
+	}
+	return out, nil
+}
+
+// EdgesOfKinds returns every edge of the given kinds, by id.
+func (s *Store) EdgesOfKinds(ctx context.Context, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	return s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY id`, kindArgs(kinds)...)
+}
+
+// NodesByID returns the nodes with the given ids, keyed by id; unknown ids
+// are absent.
+func (s *Store) NodesByID(ctx context.Context, ids []string) (map[string]fact.Node, error) {
+	out := make(map[string]fact.Node, len(ids))
+	for i := 0; i < len(ids); i += batch {
+		part := ids[i:min(i+batch, len(ids))]
+		args := make([]any, len(part))
+		for j, id := range part {
+			args[j] = id
+		}
+		ns, err := s.nodes(ctx, `SELECT `+nodeCols+` FROM node WHERE id IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			out[n.ID] = n
+		}
+	}
+	return out, nil
+}
+
+// Children returns the nodes directly contained in parent, in line order.
+func (s *Store) Children(ctx context.Context, parent string) ([]fact.Node, error) {
+	return s.nodes(ctx, `SELECT `+nodeCols+` FROM node WHERE parent = ? ORDER BY path, start_line, id`, parent)
+}
+
+// NodesLike returns nodes whose short or qualified name contains sub,
+// ignoring case: exact short names first, then shorter names, then by place.
+// At most limit nodes are returned.
+func (s *Store) NodesLike(ctx context.Context, sub string, limit int) ([]fact.Node, error) {
+	low := fact.Lower(sub)
+	pat := "%" + escapeLike(low) + "%"
+	return s.nodes(ctx, `SELECT `+nodeCols+` FROM node
+		WHERE kind != 'file' AND (name_lower LIKE ? ESCAPE '\' OR qname_lower LIKE ? ESCAPE '\')
+		ORDER BY name_lower != ?, length(name), qname_lower, path, start_line, id LIMIT ?`, pat, pat, low, limit)
+}
+
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}

@@ -1,0 +1,87 @@
+// This file defines the lexical search queries over symbol_fts and chunk_fts;
+// the facade's search operation ranks and filters what they return.
+
+package lexvec
+
+import (
+	"context"
+	"strings"
+)
+
+// MatchQuery turns free text into an FTS5 query: the code-aware terms of the
+// text (Terms), each quoted, joined with OR so a hit needs one of them and
+// BM25 ranks hits with more of them higher. It returns "" when the text holds
+// no term.
+func MatchQuery(text string) string {
+	seen := map[string]bool{}
+	var parts []string
+	for _, t := range strings.Fields(Terms(text)) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		parts = append(parts, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// SymbolHit is one symbol_fts match; BM25 is SQLite's score (lower is better).
+type SymbolHit struct {
+	ID   string
+	Kind string
+	BM25 float64
+}
+
+// SearchSymbols returns up to limit symbols matching an FTS5 query built by
+// MatchQuery, best first, ties by id. Name matches weigh most, then the
+// qualified name, then the signature.
+func (s *Store) SearchSymbols(ctx context.Context, match string, limit int) ([]SymbolHit, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, bm25(symbol_fts, 10.0, 4.0, 1.0) AS score FROM symbol_fts
+		WHERE symbol_fts MATCH ? ORDER BY score, id LIMIT ?`, match, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SymbolHit
+	for rows.Next() {
+		var h SymbolHit
+		if err := rows.Scan(&h.ID, &h.Kind, &h.BM25); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// ChunkHit is one chunk_fts match with its chunk.
+type ChunkHit struct {
+	ID        string
+	NodeID    string
+	Kind      string
+	Path      string
+	StartLine int
+	EndLine   int
+	Text      string
+	BM25      float64
+}
+
+// SearchChunks returns up to limit text chunks matching an FTS5 query built
+// by MatchQuery, best first, ties by id.
+func (s *Store) SearchChunks(ctx context.Context, match string, limit int) ([]ChunkHit, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.node_id, c.kind, c.path, c.start_line, c.end_line, c.text, f.score
+		FROM (SELECT id, bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY score, id LIMIT ?) f
+		JOIN chunk c ON c.id = f.id ORDER BY f.score, c.id`, match, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ChunkHit
+	for rows.Next() {
+		var h ChunkHit
+		if err := rows.Scan(&h.ID, &h.NodeID, &h.Kind, &h.Path, &h.StartLine, &h.EndLine, &h.Text, &h.BM25); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
