@@ -1,0 +1,309 @@
+// This file defines the ledger operations: drift (list), drift_detect,
+// drift_record and drift_ack, the only operations that write, and only to
+// control.sqlite (FT-35). Every detector's findings are recorded here.
+// Stale warnings on other answers are in stale.go; the detectors in
+// internal/drift; the ledger tables in internal/store/control/ledger.go.
+
+package facade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/drift"
+	"github.com/ragraf/ragraf/internal/store/control"
+)
+
+// DriftArgs filters the active ledger.
+type DriftArgs struct {
+	Path    string `json:"path,omitempty" jsonschema:"only entries for this project-relative path"`
+	Kind    string `json:"kind,omitempty" jsonschema:"only entries of this kind: add, modify, delete, rename, slice_boundary, schema_change, note"`
+	Unacked bool   `json:"unacked,omitempty" jsonschema:"only entries without an acknowledgement"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"how many entries to return (default 100, max 1000)"`
+}
+
+// DriftResult lists ledger entries of the active revision, oldest first.
+type DriftResult struct {
+	Rev     string          `json:"rev"`
+	Entries []control.Entry `json:"entries"`
+}
+
+// DriftDetectArgs names the detector to run.
+type DriftDetectArgs struct {
+	Method string `json:"method" jsonschema:"compare, git-diff, hook:session-start or db-schema-diff"`
+}
+
+// DriftDetectResult is what a detector found and what it added to the ledger.
+type DriftDetectResult struct {
+	Rev     string          `json:"rev"`
+	Method  string          `json:"method"`
+	Found   int             `json:"found"` // deltas seen now, recorded before or not
+	Added   []control.Entry `json:"added"` // entries new to the ledger
+	Changed []string        `json:"changed_paths"`
+}
+
+// DriftRecordArgs is a manual ledger entry.
+type DriftRecordArgs struct {
+	Path string `json:"path" jsonschema:"project-relative path the entry is about"`
+	Kind string `json:"kind,omitempty" jsonschema:"entry kind (default note): add, modify, delete, rename, slice_boundary, schema_change, note"`
+	Note string `json:"note,omitempty" jsonschema:"free text kept with the entry"`
+}
+
+// DriftAckArgs acknowledges an entry.
+type DriftAckArgs struct {
+	EntryID string `json:"entry_id" jsonschema:"id of the drift entry, e.g. d-1a2b3c4d5e6f7a8b"`
+	Note    string `json:"note,omitempty" jsonschema:"why it is acknowledged"`
+}
+
+// DriftEntryResult is one entry with its acknowledgements.
+type DriftEntryResult struct {
+	Entry control.Entry `json:"entry"`
+	Added bool          `json:"added"` // false when the same entry was already recorded
+}
+
+// configOrDefault loads the project's config, or the defaults when it has none
+// (a config error also falls back: drift must not fail an answer over it).
+func (s *Service) configOrDefault() config.Config {
+	cfg, err := config.Load(s.layout.Config())
+	if err != nil {
+		return config.Default()
+	}
+	return cfg
+}
+
+// record appends the deltas found by method as ledger entries, and the edges
+// they make stale; it returns the entries that were new.
+func (s *Service) record(ctx context.Context, ctl *control.Store, snap *snapshot, method string, ds []drift.Delta) ([]control.Entry, error) {
+	if len(ds) == 0 {
+		return nil, nil
+	}
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	entries := make([]control.Entry, len(ds))
+	for i, d := range ds {
+		entries[i] = control.Entry{Revision: snap.name, Method: method, Kind: d.Kind, Path: d.Path, OldPath: d.OldPath,
+			Lines: d.Lines, Nodes: d.Nodes, Note: d.Note, ContentHash: d.ContentHash, DetectedAt: now, DedupKey: d.DedupKey}
+	}
+	added, err := ctl.AppendEntries(ctx, entries)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var stale []control.StaleEdge
+	for _, e := range added {
+		if e.Kind == drift.KindNote {
+			continue
+		}
+		p := e.Path
+		if e.OldPath != "" {
+			p = e.OldPath
+		}
+		hits, err := snap.graph.AffectedEdges(ctx, p, e.Lines, e.Nodes)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, h := range hits {
+			stale = append(stale, control.StaleEdge{Revision: snap.name, EdgeID: h.EdgeID, EntryID: e.ID, Reason: h.Reason, RecordedAt: now})
+		}
+	}
+	if err := ctl.AppendStaleEdges(ctx, stale); err != nil {
+		return nil, storeError(err)
+	}
+	return added, nil
+}
+
+// Drift lists the active revision's ledger.
+func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) {
+	if args.Limit == 0 {
+		args.Limit = 100
+	}
+	if args.Limit < 0 || args.Limit > 1000 {
+		return nil, badInput("limit must be between 1 and 1000, got %d", args.Limit)
+	}
+	if args.Kind != "" && !slices.Contains(drift.Kinds, args.Kind) {
+		return nil, badInput("unknown kind %q: want one of %s", args.Kind, strings.Join(drift.Kinds, ", "))
+	}
+	if args.Path != "" {
+		p, err := s.relPath(args.Path)
+		if err != nil {
+			return nil, err
+		}
+		args.Path = p
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ctl, err := s.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ctl.Close()
+	all, err := ctl.Entries(ctx, control.Filter{Revision: snap.name, Path: args.Path, Kind: args.Kind, Unacked: args.Unacked})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	env := s.envelope("drift", snap)
+	shown := all[:min(len(all), args.Limit)]
+	env.Result = DriftResult{Rev: snap.name, Entries: nz(shown)}
+	env.Limits = Limits{Limit: args.Limit, Returned: len(shown), Total: len(all), Truncated: len(shown) < len(all)}
+	env.NotFound = len(all) == 0
+	return env, s.finish(ctx, env, snap, entryPaths(shown))
+}
+
+func entryPaths(es []control.Entry) []string {
+	var out []string
+	for _, e := range es {
+		if e.Kind != drift.KindSchemaChange {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// DriftDetect runs one detector and records what it finds.
+func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envelope, error) {
+	if args.Method == "" {
+		args.Method = drift.MethodCompare
+	}
+	if !slices.Contains(drift.Methods, args.Method) || args.Method == drift.MethodManual {
+		return nil, badInput("unknown method %q: want compare, git-diff, hook:session-start or db-schema-diff", args.Method)
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	src, cfg := driftSource(snap), s.configOrDefault()
+	var ds []drift.Delta
+	switch args.Method {
+	case drift.MethodCompare, drift.MethodSessionStart:
+		ds, err = drift.Compare(ctx, src, s.root, cfg)
+	case drift.MethodGitDiff:
+		ds, err = drift.GitDiff(ctx, src, s.root, cfg)
+		if errors.Is(err, drift.ErrNoGitHead) {
+			return nil, badInput("%v; use method compare", err)
+		}
+	case drift.MethodDBSchemaDiff:
+		// The database detector plugs in here: it returns schema_change deltas
+		// (path = the table, note = the column change) recorded like the rest.
+		return nil, badInput("the db-schema-diff detector is not available in this version; use compare or git-diff")
+	}
+	if err != nil {
+		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("running %s: %v", args.Method, err)}
+	}
+	ctl, err := s.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ctl.Close()
+	added, err := s.record(ctx, ctl, snap, args.Method, ds)
+	if err != nil {
+		return nil, err
+	}
+	res := DriftDetectResult{Rev: snap.name, Method: args.Method, Found: len(ds), Added: nz(added), Changed: []string{}}
+	for _, d := range ds {
+		if n := len(res.Changed); n == 0 || res.Changed[n-1] != d.Path {
+			res.Changed = append(res.Changed, d.Path)
+		}
+	}
+	env := s.envelope("drift_detect", snap)
+	env.Result = res
+	env.Limits = Limits{Limit: len(added), Returned: len(added), Total: len(added)}
+	return env, s.finish(ctx, env, snap, res.Changed)
+}
+
+// DriftRecord appends a manual entry.
+func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envelope, error) {
+	if args.Kind == "" {
+		args.Kind = drift.KindNote
+	}
+	if !slices.Contains(drift.Kinds, args.Kind) {
+		return nil, badInput("unknown kind %q: want one of %s", args.Kind, strings.Join(drift.Kinds, ", "))
+	}
+	if args.Path == "" {
+		return nil, badInput("path is required")
+	}
+	p, err := s.relPath(args.Path)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ctl, err := s.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ctl.Close()
+	d := drift.Delta{Kind: args.Kind, Path: p, Lines: [][2]int{}, Nodes: []string{}, Note: args.Note,
+		DedupKey: drift.ManualKey(snap.name, args.Kind, p, args.Note)}
+	added, err := s.record(ctx, ctl, snap, drift.MethodManual, []drift.Delta{d})
+	if err != nil {
+		return nil, err
+	}
+	got, err := ctl.Entries(ctx, control.Filter{IDs: []string{control.EntryID(d.DedupKey)}})
+	if err != nil || len(got) != 1 {
+		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading back the recorded entry: %v", err)}
+	}
+	env := s.envelope("drift_record", snap)
+	env.Result = DriftEntryResult{Entry: got[0], Added: len(added) == 1}
+	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
+	return env, s.finish(ctx, env, snap, []string{p})
+}
+
+// DriftAck acknowledges an entry; the entry stays unchanged (FT-36).
+func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, error) {
+	if args.EntryID == "" {
+		return nil, badInput("entry_id is required")
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	ctl, err := s.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer ctl.Close()
+	if _, err := ctl.AppendAck(ctx, args.EntryID, args.Note, time.Now()); err != nil {
+		if errors.Is(err, control.ErrUnknownEntry) {
+			return nil, &Error{Code: ErrUnknownID, Message: fmt.Sprintf("no drift entry %q; list entries with the drift operation", args.EntryID)}
+		}
+		return nil, storeError(err)
+	}
+	got, err := ctl.Entries(ctx, control.Filter{IDs: []string{args.EntryID}})
+	if err != nil || len(got) != 1 {
+		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading back entry %s: %v", args.EntryID, err)}
+	}
+	env := s.envelope("drift_ack", snap)
+	env.Result = DriftEntryResult{Entry: got[0], Added: false}
+	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
+	return env, s.finish(ctx, env, snap, nil)
+}
+
+// relPath turns a user path into a clean project-relative slash path, refusing
+// one outside the project.
+func (s *Service) relPath(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		rel, err := filepath.Rel(s.root, p)
+		if err != nil {
+			return "", &Error{Code: ErrPathOutside, Message: fmt.Sprintf("path %q is outside the project", p)}
+		}
+		p = rel
+	}
+	c := path.Clean(filepath.ToSlash(p))
+	if c == ".." || strings.HasPrefix(c, "../") || c == "." {
+		return "", &Error{Code: ErrPathOutside, Message: fmt.Sprintf("path %q is outside the project; paths are relative to the project root", p)}
+	}
+	return c, nil
+}
