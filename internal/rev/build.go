@@ -25,6 +25,8 @@ import (
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/extract/docs"
+	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/lang/php"
 	"github.com/ragraf/ragraf/internal/resolve"
@@ -103,7 +105,8 @@ type fileResult struct {
 	edges    []fact.Edge
 	chunks   []fact.TextChunk
 	refs     []fact.Ref
-	snapshot []byte // indexed content, secrets redacted; nil when not kept
+	mentions []docs.Mention // names in documentation, linked by resolve
+	snapshot []byte         // indexed content, secrets redacted; nil when not kept
 }
 
 // extractAll reads and extracts every pending file with opts.Parallelism
@@ -204,10 +207,41 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 		if r.Partial {
 			res.row.Status, res.row.Reason = string(corpus.Partial), r.Error
 		}
+	case "markdown":
+		r := docs.ExtractWith(f.Path, data, docs.Options{ChunkTokens: opts.Config.ChunkBudget, TablePrefixes: opts.Config.Database.TablePrefixes})
+		res.adopt(r.Nodes, r.Edges)
+		res.chunks = append(res.chunks, r.Chunks...)
+		res.mentions = append(res.mentions, r.Mentions...)
+	case "sql":
+		schema, problems := sqlschema.Parse(f.Path, data, sqlschema.Options{Source: "sql_file", TablePrefixes: opts.Config.Database.TablePrefixes})
+		nodes, edges := schema.Facts()
+		res.adopt(nodes, edges)
+		if len(problems) > 0 {
+			res.row.Status = string(corpus.Partial)
+			res.row.Reason = fmt.Sprintf("%d unparseable SQL statements; first at line %d: %s", len(problems), problems[0].Line, problems[0].Msg)
+		}
 	default:
 		// a language with no extractor yet keeps its file row and snapshot
 	}
 	return res, nil
+}
+
+// adopt adds an extractor's nodes and edges, hanging its top-level nodes
+// (those without a parent) below the file node with a contains edge.
+func (r *fileResult) adopt(nodes []fact.Node, edges []fact.Edge) {
+	fileID := r.nodes[0].ID
+	for _, n := range nodes {
+		if n.Parent == "" {
+			n.Parent = fileID
+			edges = append(edges, fact.Edge{
+				ID: fact.EdgeID(fact.Contains, fileID, n.ID, n.Path, n.StartLine), Kind: fact.Contains,
+				From: fileID, To: n.ID, Provenance: fact.Stated, Confidence: 1,
+				EvidencePath: n.Path, EvidenceLine: n.StartLine, Sources: []string{"corpus"},
+			})
+		}
+		r.nodes = append(r.nodes, n)
+	}
+	r.edges = append(r.edges, edges...)
 }
 
 // fileNode is the node that stands for a file; declarations hang below it.
