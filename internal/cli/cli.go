@@ -134,6 +134,7 @@ func newRootCmd(io IO) *cobra.Command {
 		newDropCmd(io, g),
 		newVersionCmd(io),
 		newQueryCmd(io, g),
+		newMCPCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))

@@ -1,0 +1,66 @@
+// This file defines `ragraf mcp`: the MCP server over stdio (default) or
+// streamable HTTP (--http 127.0.0.1:PORT). Stdout carries only protocol
+// messages; logs go to the project log and, with -v, to stderr.
+
+package cli
+
+import (
+	"fmt"
+	"net"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ragraf/ragraf/internal/facade"
+	"github.com/ragraf/ragraf/internal/mcpserver"
+	"github.com/ragraf/ragraf/internal/version"
+)
+
+type mcpOptions struct {
+	IO     IO
+	Global *globalOptions
+	HTTP   string
+}
+
+func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
+	opts := &mcpOptions{IO: io, Global: g}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the read operations as MCP tools over stdio, or streamable HTTP with --http",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return mcpRun(cmd, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
+	return cmd
+}
+
+func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
+	root, _, err := opts.Global.project()
+	if err != nil {
+		return err
+	}
+	log, closeLog := opts.Global.logger(opts.IO, root)
+	defer closeLog()
+	svc, err := facade.New(root)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	srv, err := mcpserver.New(svc, mcpserver.Options{Version: version.Version, Logger: log})
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if opts.HTTP == "" {
+		log.Info("mcp serving stdio")
+		return mcpserver.ServeStdio(ctx, srv)
+	}
+	ln, err := net.Listen("tcp", opts.HTTP)
+	if err != nil {
+		return &usageError{fmt.Errorf("--http %s: %w", opts.HTTP, err)}
+	}
+	log.Info("mcp serving http", "addr", ln.Addr().String())
+	fmt.Fprintf(opts.IO.Err, "ragraf mcp: serving streamable HTTP on http://%s\n", ln.Addr())
+	return mcpserver.ServeHTTP(ctx, srv, ln)
+}

@@ -1,0 +1,174 @@
+// Package mcpserver is the MCP adapter: it registers one tool per facade
+// operation (ragraf_<op>) on a server from the official Go SDK and serves it
+// over stdio or streamable HTTP. It imports facade and never a store; tool
+// descriptions live in one file per tool family (symbols.go, graph.go,
+// source.go, index.go).
+//
+// Every tool returns the facade's envelope as structured content and the same
+// JSON, byte for byte as `ragraf query` prints it, as text. Failures are tool
+// errors whose text is {"error":{"code","message"}}.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"reflect"
+	"runtime/debug"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragraf/ragraf/internal/facade"
+)
+
+// Prefix starts every tool name.
+const Prefix = "ragraf_"
+
+// tool is the model-facing part of one operation's tool.
+type tool struct {
+	op          string
+	title       string
+	description string // for a model, with one worked example
+}
+
+// Options configures a server.
+type Options struct {
+	Version string
+	Logger  *slog.Logger
+}
+
+// New returns a server with a tool for every facade operation that has a
+// description.
+func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "ragraf", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: "ragraf answers questions about this code repository from an index: definitions, uses, callers, " +
+			"impact, a ranked map, lexical search and the source as indexed. Every answer is an envelope whose " +
+			"stale_warnings list cited files that changed since indexing; read those with ragraf_live_read.",
+		Logger: opts.Logger,
+	})
+	descs := map[string]tool{}
+	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools} {
+		for _, t := range fam {
+			descs[t.op] = t
+		}
+	}
+	for _, o := range facade.Ops() {
+		t, ok := descs[o.Name]
+		if !ok {
+			continue
+		}
+		in, err := jsonschema.ForType(o.Args, schemaOptions())
+		if err != nil {
+			return nil, fmt.Errorf("input schema of %s: %w", o.Name, err)
+		}
+		out, err := outputSchema(o.Result)
+		if err != nil {
+			return nil, fmt.Errorf("output schema of %s: %w", o.Name, err)
+		}
+		srv.AddTool(&mcp.Tool{
+			Name: Prefix + o.Name, Title: t.title, Description: t.description,
+			InputSchema: in, OutputSchema: out,
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false), IdempotentHint: true},
+		}, handler(svc, o.Name, opts.Logger))
+	}
+	return srv, nil
+}
+
+// outputSchema is the envelope's schema with result typed as the operation's.
+func outputSchema(result reflect.Type) (*jsonschema.Schema, error) {
+	env, err := jsonschema.ForType(reflect.TypeFor[facade.Envelope](), schemaOptions())
+	if err != nil {
+		return nil, err
+	}
+	res, err := jsonschema.ForType(result, schemaOptions())
+	if err != nil {
+		return nil, err
+	}
+	env.Properties["result"] = res
+	return env, nil
+}
+
+// schemaOptions describes the recursive outline item by hand: schemas
+// derived from Go types cannot refer to themselves.
+func schemaOptions() *jsonschema.ForOptions {
+	return &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[facade.OutlineItem](): {
+			Type:        "object",
+			Description: "a definition: id, kind, name, qname, signature, path, line, end_line, and children (its members, the same shape)",
+		},
+	}}
+}
+
+// handler runs one operation. A panic becomes an error for this call only.
+func handler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("panic in tool call", "op", op, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				res, err = errorResult(&facade.Error{Code: facade.ErrInternal, Message: fmt.Sprintf("internal error in %s: %v", op, r)}), nil
+			}
+		}()
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		env, cerr := svc.Call(ctx, op, args)
+		if cerr != nil {
+			return errorResult(facade.AsError(cerr)), nil
+		}
+		b, merr := facade.EncodeJSON(env)
+		if merr != nil {
+			return errorResult(facade.AsError(merr)), nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+			StructuredContent: json.RawMessage(b),
+		}, nil
+	}
+}
+
+func errorResult(fe *facade.Error) *mcp.CallToolResult {
+	b, _ := facade.EncodeJSON(facade.ErrorBody{Error: fe})
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
+
+// ServeStdio serves srv on stdin and stdout until ctx is done or the client
+// closes the connection.
+func ServeStdio(ctx context.Context, srv *mcp.Server) error {
+	err := srv.Run(ctx, &mcp.StdioTransport{})
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// ServeHTTP serves srv over streamable HTTP on ln until ctx is done.
+func ServeHTTP(ctx context.Context, srv *mcp.Server, ln net.Listener) error {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = hs.Shutdown(sctx)
+		case <-done:
+		}
+	}()
+	err := hs.Serve(ln)
+	close(done)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
