@@ -16,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -51,6 +52,10 @@ type Options struct {
 	// "recorded" (rev_history row appended), "published" (CURRENT switched).
 	// Crash tests kill the process there.
 	Hook func(stage string)
+	// Archive, set by `reindex --commit`, archives the parent revision's
+	// drift ledger with a report once the new revision is published
+	// (archive.go).
+	Archive bool
 }
 
 // SetDefaults fills zero fields.
@@ -98,7 +103,8 @@ type Info struct {
 	Unresolved    int            `json:"unresolved"`
 }
 
-// fileResult is what one corpus file yields.
+// fileResult is what one corpus file yields. cache.go stores every field:
+// a new field goes into cacheEntry too.
 type fileResult struct {
 	row      graph.File
 	nodes    []fact.Node
@@ -143,7 +149,7 @@ func extractAll(ctx context.Context, opts Options, files []corpus.File) ([]fileR
 						return err
 					}
 				}
-				r, err := extractOne(gctx, opts, files[i], x)
+				r, err := extractCached(gctx, opts, files[i], x)
 				if err != nil {
 					return err
 				}
@@ -314,30 +320,36 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	info.FilesTotal, info.Nodes, info.Edges, info.Chunks = len(rows), len(nodes), len(edges), len(chunks)
 
-	gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
-	if err != nil {
-		return err
-	}
-	if err := writeGraph(ctx, gw, rows, results, nodes, edges, resolved.Unresolved); err != nil {
-		gw.Abort()
-		return err
-	}
-	if err := gw.Close(ctx); err != nil {
-		return err
-	}
-	lw, err := lexvec.Create(ctx, filepath.Join(dir, LexvecDB))
-	if err != nil {
-		return err
-	}
-	if err := lw.Chunks(ctx, chunks); err != nil {
-		lw.Abort()
-		return err
-	}
-	if err := lw.Symbols(ctx, nodes); err != nil {
-		lw.Abort()
-		return err
-	}
-	if err := lw.Close(ctx); err != nil {
+	// The two stores are independent files: write them at the same time.
+	symbols := slices.Clone(nodes) // the graph writer sorts nodes in place
+	var g errgroup.Group
+	g.Go(func() error {
+		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
+		if err != nil {
+			return err
+		}
+		if err := writeGraph(ctx, gw, rows, results, nodes, edges, resolved.Unresolved); err != nil {
+			gw.Abort()
+			return err
+		}
+		return gw.Close(ctx)
+	})
+	g.Go(func() error {
+		lw, err := lexvec.Create(ctx, filepath.Join(dir, LexvecDB))
+		if err != nil {
+			return err
+		}
+		if err := lw.Chunks(ctx, chunks); err != nil {
+			lw.Abort()
+			return err
+		}
+		if err := lw.Symbols(ctx, symbols); err != nil {
+			lw.Abort()
+			return err
+		}
+		return lw.Close(ctx)
+	})
+	if err := g.Wait(); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(info, "", "  ")

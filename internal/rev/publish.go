@@ -92,6 +92,12 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	opts.Hook("published")
+	if opts.Archive && parent != "" {
+		// before rotation, which may remove the parent the report reads
+		if err := archive(ctx, l, ctl, parent, info, opts.Now()); err != nil {
+			return info, fmt.Errorf("%s is published, but archiving the ledger of %s failed: %w", info.Rev, parent, err)
+		}
+	}
 	if err := rotate(ctx, l, ctl, opts.Config.RetainRevs, info.Rev, opts.Now()); err != nil {
 		opts.Logger.Warn("rotating old revisions", "err", err.Error())
 	}
