@@ -1,0 +1,40 @@
+// This file is `reindex --commit`: the next revision of an indexed project,
+// built from the extraction cache (cache.go) so only changed files are parsed
+// again, resolved as a whole so references into and out of changed files are
+// current, published like any build, and followed by the archive of the
+// parent's drift ledger (archive.go).
+
+package rev
+
+import (
+	"context"
+	"errors"
+	"os"
+)
+
+// Reindex builds and publishes the next revision of an indexed project and
+// archives the current revision's ledger. It fails with ErrNotIndexed when
+// there is no revision yet.
+func Reindex(ctx context.Context, opts Options) (Info, error) {
+	l := Layout{Root: opts.Root}
+	if _, err := l.CurrentRev(); err != nil {
+		return Info{}, err
+	}
+	opts.Archive = true
+	return Build(ctx, opts)
+}
+
+// CacheEntries counts the extraction cache's entries (for status and tests).
+func CacheEntries(root string) int {
+	n := 0
+	dirs, err := os.ReadDir(cacheDir(Layout{Root: root}))
+	if errors.Is(err, os.ErrNotExist) {
+		return 0
+	}
+	for _, d := range dirs {
+		if ents, err := os.ReadDir(cacheDir(Layout{Root: root}) + "/" + d.Name()); err == nil {
+			n += len(ents)
+		}
+	}
+	return n
+}
