@@ -471,7 +471,8 @@ func (w *walker) enumCase(n *sitter.Node, enumID, enumQName string) {
 // unless the name itself holds a backslash.
 func (w *walker) define(n *sitter.Node, parent string) {
 	fn := n.ChildByFieldName("function")
-	if fn == nil || fn.Kind() != "name" || !strings.EqualFold(w.text(fn), "define") {
+	if fn == nil || (fn.Kind() != "name" && fn.Kind() != "qualified_name") ||
+		!strings.EqualFold(strings.TrimPrefix(w.text(fn), `\`), "define") {
 		return
 	}
 	args := n.ChildByFieldName("arguments")
