@@ -7,6 +7,44 @@ package fact
 // RefKind names how a reference uses its target.
 type RefKind string
 
+// Reference kinds emitted by the PHP extractor. Names are fully qualified
+// without a leading backslash; member kinds carry the member name in Name and
+// the class or receiver in Recv.
+const (
+	RefExtends     RefKind = "extends"      // class or interface parent; From is the class
+	RefImplements  RefKind = "implements"   // From is the class or enum
+	RefUsesTrait   RefKind = "uses_trait"   // From is the class or trait
+	RefNew         RefKind = "new"          // new C
+	RefStaticCall  RefKind = "static_call"  // C::m(); Recv is the class descriptor
+	RefStaticProp  RefKind = "static_prop"  // C::$p
+	RefClassConst  RefKind = "class_const"  // C::K (Name "class" for C::class is not emitted; see RefClassName)
+	RefClassName   RefKind = "class_name"   // C::class and static class names in call position
+	RefCall        RefKind = "call"         // f(); Alt is the global fallback of an unqualified name
+	RefMethodCall  RefKind = "method_call"  // $x->m(); Recv is the receiver descriptor ("" unknown)
+	RefPropFetch   RefKind = "prop_fetch"   // $x->p
+	RefType        RefKind = "type"         // type hint of a parameter, return or property
+	RefDocType     RefKind = "doc_type"     // class named in a PHPDoc type
+	RefInstanceof  RefKind = "instanceof"   // $x instanceof C
+	RefCatch       RefKind = "catch"        // catch (C $e)
+	RefAttribute   RefKind = "attribute"    // #[C]
+	RefConst       RefKind = "const"        // global constant; Alt is the fallback
+	RefInclude     RefKind = "include"      // include/require; Name is the path expression
+	RefDynamicCall RefKind = "dynamic_call" // $f(), $o->$m(), call_user_func*, callbacks; Name is the callee name when known
+	RefImportClass RefKind = "import_class" // use A\B
+	RefImportFunc  RefKind = "import_function"
+	RefImportConst RefKind = "import_const"
+	RefDefine      RefKind = "define" // define('NAME', v); Recv is v as an include path expression
+
+	// Declaration facts: not uses, but what the resolver needs to type
+	// receivers across files. They never become edges or unresolved rows.
+	RefReturns     RefKind = "returns"      // From is a function or method; Recv is its return type descriptor
+	RefPropType    RefKind = "prop_type"    // From is a property; Recv is its type descriptor
+	RefDocMethod   RefKind = "doc_method"   // @method on a class; Name is the method, Recv its return type
+	RefDocProperty RefKind = "doc_property" // @property on a class; Name is the property, Recv its type
+	RefMixin       RefKind = "mixin"        // @mixin C on a class
+	RefTraitAlias  RefKind = "trait_alias"  // `T::m as n`; Name is the alias, Recv is "T::m" or "m"
+)
+
 // Ref is one use of a name at path:line, from the innermost enclosing node.
 // Extractors fill what the file alone can tell; resolve does the rest.
 type Ref struct {
@@ -14,10 +52,17 @@ type Ref struct {
 	From string // id of the enclosing node (function, method, class or file)
 	Path string
 	Line int
+	Col  int // 0-based byte column of the name at the use site
 	// Name is the target as far as the file can resolve it: a fully qualified
 	// class, function or constant name, or a member name for member access.
 	Name string
-	// Props carries extractor-specific detail (receiver, fallback name, …).
+	// Alt is a second candidate PHP tries when Name is not defined (the global
+	// fallback of an unqualified function or constant).
+	Alt string
+	// Recv describes the receiver or type: a type descriptor that package
+	// resolve evaluates (see resolve/types.go for the grammar).
+	Recv string
+	// Props carries extractor-specific detail.
 	Props map[string]string
 }
 

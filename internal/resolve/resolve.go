@@ -1,13 +1,39 @@
 // Package resolve links references across files: it turns the Refs that
 // language extractors emit into edges with provenance, and keeps the ones it
 // cannot link as Unresolved.
+//
+// # Proven and heuristic edges
+//
+// calls, references, instantiates and the hierarchy edges are emitted only
+// when the target is proven: the name resolves to a declaration and, for
+// member access, the receiver's type is known (provenance stated, confidence
+// 1.0). Calls whose receiver has no known type and dynamic calls become
+// calls_heuristic edges to every candidate, with the confidence of
+// heuristicConfidence; they never become calls.
+//
+// # Files
+//
+// resolve.go holds the entry point and the per-reference rules; index.go
+// builds the lookup tables and the class hierarchy; types.go evaluates the
+// receiver type descriptors extractors emit; includes.go evaluates include
+// paths; builtins.go knows PHP's own names.
 package resolve
 
 import (
 	"context"
+	"encoding/json"
+	"sort"
+	"strconv"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
+
+// Source names this package in edge provenance.
+const Source = "php-resolve"
+
+// MetaResolution is the graph meta key holding per reference kind the counts
+// of references resolved stated, derived, unresolved and external (JSON).
+const MetaResolution = "resolution"
 
 // Input is every node and reference of a build.
 type Input struct {
@@ -19,9 +45,401 @@ type Input struct {
 type Output struct {
 	Edges      []fact.Edge
 	Unresolved []fact.Unresolved
+	// Meta holds graph meta entries (key MetaResolution).
+	Meta map[string]string
 }
+
+// KindStats counts how the references of one kind ended.
+type KindStats struct {
+	Total      int     `json:"total"`
+	Stated     int     `json:"stated"`
+	Derived    int     `json:"derived"`
+	Unresolved int     `json:"unresolved"`
+	External   int     `json:"external"` // PHP built-ins and names declared only in PHPDoc
+	StatedPct  float64 `json:"stated_share"`
+	DerivedPct float64 `json:"derived_share"`
+	UnresPct   float64 `json:"unresolved_share"`
+}
+
+// outcome of one reference.
+type outcome int
+
+const (
+	stated outcome = iota
+	derived
+	unresolved
+	external
+	skip // declaration facts: not counted
+)
 
 // Resolve links in.Refs to in.Nodes.
 func Resolve(ctx context.Context, in Input) (Output, error) {
-	return Output{}, ctx.Err()
+	r := newResolver(in.Nodes)
+	r.declare(in.Refs)
+	r.hierarchyEdges()
+	stats := map[fact.RefKind]*KindStats{}
+	for i := range in.Refs {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return Output{}, ctx.Err()
+		}
+		ref := &in.Refs[i]
+		o := r.resolve(ref)
+		if o == skip {
+			continue
+		}
+		s := stats[ref.Kind]
+		if s == nil {
+			s = &KindStats{}
+			stats[ref.Kind] = s
+		}
+		s.Total++
+		switch o {
+		case stated:
+			s.Stated++
+		case derived:
+			s.Derived++
+		case unresolved:
+			s.Unresolved++
+		case external:
+			s.External++
+		}
+	}
+	for _, s := range stats {
+		if n := s.Total - s.External; n > 0 {
+			s.StatedPct = round3(float64(s.Stated) / float64(n))
+			s.DerivedPct = round3(float64(s.Derived) / float64(n))
+			s.UnresPct = round3(float64(s.Unresolved) / float64(n))
+		}
+	}
+	b, err := json.Marshal(stats) // map keys are sorted by encoding/json
+	if err != nil {
+		return Output{}, err
+	}
+	r.out.Meta = map[string]string{MetaResolution: string(b)}
+	sort.Slice(r.out.Unresolved, func(i, j int) bool { return r.out.Unresolved[i].ID < r.out.Unresolved[j].ID })
+	// the same use seen twice (e.g. a name inside a nested expression walked
+	// for two purposes) is one unresolved row
+	u := r.out.Unresolved
+	if len(u) > 0 {
+		k := 1
+		for i := 1; i < len(u); i++ {
+			if u[i].ID != u[k-1].ID {
+				u[k] = u[i]
+				k++
+			}
+		}
+		r.out.Unresolved = u[:k]
+	}
+	return r.out, ctx.Err()
+}
+
+func round3(f float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 3, 64), 64)
+	return v
+}
+
+// edge appends an edge at the reference's use site.
+func (r *resolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64) {
+	if from == "" || to == "" {
+		return
+	}
+	r.out.Edges = append(r.out.Edges, fact.Edge{
+		ID: fact.EdgeID(kind, from, to, ref.Path, ref.Line), Kind: kind, From: from, To: to,
+		Provenance: prov, Confidence: conf, EvidencePath: ref.Path, EvidenceLine: ref.Line,
+		Sources: []string{Source}, Props: map[string]string{"use": string(ref.Kind)},
+	})
+}
+
+// unresolvedRef records a reference that names nothing known.
+func (r *resolver) unresolvedRef(ref *fact.Ref, name, reason string) outcome {
+	r.out.Unresolved = append(r.out.Unresolved, fact.Unresolved{
+		ID:   "u" + fact.Hash(string(ref.Kind), ref.From, name, ref.Path, strconv.Itoa(ref.Line), strconv.Itoa(ref.Col)),
+		Kind: ref.Kind, Name: name, From: ref.From, Path: ref.Path, Line: ref.Line, Reason: reason,
+	})
+	return unresolved
+}
+
+// heuristicConfidence is the confidence of a calls_heuristic edge to one of n
+// candidates. p is the share of single-candidate heuristic edges judged
+// correct on sampled real code (docs/accuracy.md): name matching with an
+// unknown receiver (pByName) is right less often than a callback whose name
+// or receiver is written out (pNamed). With n candidates at most one is the
+// runtime target of a given call, so the probability spreads evenly.
+func heuristicConfidence(p float64, n int) float64 {
+	return round3(p / float64(n))
+}
+
+const (
+	pByName = 0.8 // unknown receiver, method picked by name
+	pNamed  = 0.9 // callback naming its function, or its method with a typed receiver
+	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
+	maxCandidates = 8
+)
+
+func (r *resolver) resolve(ref *fact.Ref) outcome {
+	switch ref.Kind {
+	case fact.RefReturns, fact.RefPropType, fact.RefDocMethod, fact.RefDocProperty, fact.RefMixin,
+		fact.RefTraitAlias, fact.RefDefine:
+		return skip
+	case fact.RefExtends:
+		return r.classTarget(ref, fact.Extends)
+	case fact.RefImplements:
+		return r.classTarget(ref, fact.Implements)
+	case fact.RefUsesTrait:
+		return r.classTarget(ref, fact.UsesTrait)
+	case fact.RefNew:
+		return r.classTarget(ref, fact.Instantiates)
+	case fact.RefImportClass:
+		return r.classTarget(ref, fact.Imports)
+	case fact.RefClassName, fact.RefType, fact.RefDocType, fact.RefInstanceof, fact.RefCatch, fact.RefAttribute:
+		return r.classTarget(ref, fact.References)
+	case fact.RefCall:
+		return r.call(ref)
+	case fact.RefImportFunc:
+		if ids := r.funcs[fact.Lower(ref.Name)]; len(ids) > 0 {
+			for _, i := range ids {
+				r.edge(fact.Imports, fact.FileNodeID(ref.Path), r.nodes[i].ID, ref, fact.Stated, 1)
+			}
+			return stated
+		}
+		if builtins().funcs[fact.Lower(ref.Name)] {
+			return external
+		}
+		return r.unresolvedRef(ref, ref.Name, "function not found")
+	case fact.RefConst, fact.RefImportConst:
+		return r.constant(ref)
+	case fact.RefMethodCall, fact.RefStaticCall:
+		return r.methodCall(ref)
+	case fact.RefPropFetch, fact.RefStaticProp:
+		return r.member(ref, r.lookupProp, "property")
+	case fact.RefClassConst:
+		return r.member(ref, r.lookupConst, "constant")
+	case fact.RefDynamicCall:
+		return r.dynamicCall(ref)
+	case fact.RefInclude:
+		return r.include(ref)
+	}
+	return skip
+}
+
+func (r *resolver) classTarget(ref *fact.Ref, kind fact.EdgeKind) outcome {
+	defs := r.classes[fact.Lower(ref.Name)]
+	if len(defs) == 0 {
+		if builtins().classes[fact.Lower(ref.Name)] {
+			return external
+		}
+		return r.unresolvedRef(ref, ref.Name, "class not found")
+	}
+	from := ref.From
+	if kind == fact.Imports {
+		from = fact.FileNodeID(ref.Path)
+	}
+	for _, c := range defs {
+		r.edge(kind, from, r.nodes[c.idx].ID, ref, fact.Stated, 1)
+	}
+	return stated
+}
+
+func (r *resolver) call(ref *fact.Ref) outcome {
+	ids := r.funcs[fact.Lower(ref.Name)]
+	name := ref.Name
+	if len(ids) == 0 && ref.Alt != "" {
+		if builtins().funcs[fact.Lower(ref.Alt)] {
+			return external
+		}
+		ids, name = r.funcs[fact.Lower(ref.Alt)], ref.Alt
+	}
+	if len(ids) == 0 {
+		if builtins().funcs[fact.Lower(name)] {
+			return external
+		}
+		return r.unresolvedRef(ref, name, "function not found")
+	}
+	for _, i := range ids {
+		r.edge(fact.Calls, ref.From, r.nodes[i].ID, ref, fact.Stated, 1)
+	}
+	return stated
+}
+
+func (r *resolver) constant(ref *fact.Ref) outcome {
+	ids := r.consts[ref.Name]
+	name := ref.Name
+	if len(ids) == 0 && ref.Alt != "" {
+		ids, name = r.consts[ref.Alt], ref.Alt
+	}
+	if len(ids) == 0 {
+		if builtins().consts[name] || builtins().consts[ref.Name] {
+			return external
+		}
+		return r.unresolvedRef(ref, name, "constant not found")
+	}
+	from := ref.From
+	kind := fact.References
+	if ref.Kind == fact.RefImportConst {
+		from, kind = fact.FileNodeID(ref.Path), fact.Imports
+	}
+	for _, i := range ids {
+		r.edge(kind, from, r.nodes[i].ID, ref, fact.Stated, 1)
+	}
+	return stated
+}
+
+// receiver evaluates a reference's receiver and sorts the classes into
+// project classes and the rest.
+func (r *resolver) receiver(ref *fact.Ref) (project []string, builtin, missing bool) {
+	for _, c := range r.eval(ref.Recv, "", 0) {
+		switch {
+		case len(c) > 2 && c[len(c)-2:] == "[]":
+		case r.classes[c] != nil:
+			project = append(project, c)
+		case builtins().classes[c]:
+			builtin = true
+		default:
+			missing = true
+		}
+	}
+	return project, builtin, missing
+}
+
+func (r *resolver) methodCall(ref *fact.Ref) outcome {
+	if ref.Recv == "" {
+		return r.byName(ref, fact.Lower(ref.Name), pByName, "unknown receiver")
+	}
+	classes, builtin, missing := r.receiver(ref)
+	var targets []int
+	for _, c := range classes {
+		targets = append(targets, r.lookupMethod(c, fact.Lower(ref.Name))...)
+	}
+	if len(targets) > 0 {
+		for _, t := range dedupInts(targets) {
+			r.edge(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
+		}
+		return stated
+	}
+	for _, c := range classes {
+		if r.hasDocMethod(c, fact.Lower(ref.Name)) {
+			return external
+		}
+	}
+	switch {
+	case builtin && !missing:
+		return external
+	case len(classes) == 0 && !builtin && !missing:
+		return r.byName(ref, fact.Lower(ref.Name), pByName, "receiver type unknown")
+	case len(classes) == 0:
+		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
+	}
+	for _, c := range classes {
+		if m := r.lookupMethod(c, "__call"); len(m) > 0 && ref.Kind == fact.RefMethodCall {
+			for _, t := range m {
+				r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(m)))
+			}
+			return derived
+		}
+		if m := r.lookupMethod(c, "__callstatic"); len(m) > 0 && ref.Kind == fact.RefStaticCall {
+			for _, t := range m {
+				r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(m)))
+			}
+			return derived
+		}
+	}
+	return r.unresolvedRef(ref, ref.Name, "method not found on "+r.nodes[r.classes[classes[0]][0].idx].QName)
+}
+
+// byName links a call with an unknown receiver to every method of that name.
+func (r *resolver) byName(ref *fact.Ref, lower string, p float64, reason string) outcome {
+	cands := r.methodsByName[lower]
+	if len(cands) == 0 || len(cands) > maxCandidates {
+		if len(cands) == 0 {
+			return r.unresolvedRef(ref, ref.Name, reason+"; no method of that name")
+		}
+		return r.unresolvedRef(ref, ref.Name, reason+"; "+strconv.Itoa(len(cands))+" candidates")
+	}
+	conf := heuristicConfidence(p, len(cands))
+	for _, t := range cands {
+		r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf)
+	}
+	return derived
+}
+
+func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, what string) outcome {
+	if ref.Recv == "" {
+		return r.unresolvedRef(ref, ref.Name, "receiver type unknown")
+	}
+	classes, builtin, missing := r.receiver(ref)
+	var targets []int
+	for _, c := range classes {
+		targets = append(targets, lookup(c, ref.Name)...)
+	}
+	if len(targets) > 0 {
+		for _, t := range dedupInts(targets) {
+			r.edge(fact.References, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
+		}
+		return stated
+	}
+	if what == "property" {
+		for _, c := range classes {
+			if r.docPropType(c, ref.Name, 0) != "" || r.hasDocProp(c, ref.Name) {
+				return external
+			}
+		}
+	}
+	switch {
+	case builtin && !missing:
+		return external
+	case len(classes) == 0 && !missing:
+		return r.unresolvedRef(ref, ref.Name, "receiver type unknown")
+	case len(classes) == 0:
+		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
+	}
+	return r.unresolvedRef(ref, ref.Name, what+" not found on "+r.nodes[r.classes[classes[0]][0].idx].QName)
+}
+
+func (r *resolver) dynamicCall(ref *fact.Ref) outcome {
+	if ref.Name == "" {
+		return r.unresolvedRef(ref, ref.Name, "dynamic callee")
+	}
+	if ref.Recv == "" {
+		ids := r.funcs[fact.Lower(ref.Name)]
+		if len(ids) == 0 {
+			if builtins().funcs[fact.Lower(ref.Name)] {
+				return external
+			}
+			return r.unresolvedRef(ref, ref.Name, "callback function not found")
+		}
+		for _, i := range ids {
+			r.edge(fact.CallsHeuristic, ref.From, r.nodes[i].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(ids)))
+		}
+		return derived
+	}
+	classes, builtin, _ := r.receiver(ref)
+	var targets []int
+	for _, c := range classes {
+		targets = append(targets, r.lookupMethod(c, fact.Lower(ref.Name))...)
+	}
+	targets = dedupInts(targets)
+	if len(targets) > 0 {
+		for _, t := range targets {
+			r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(targets)))
+		}
+		return derived
+	}
+	if builtin {
+		return external
+	}
+	return r.byName(ref, fact.Lower(ref.Name), pByName, "callback receiver unknown")
+}
+
+func dedupInts(xs []int) []int {
+	if len(xs) < 2 {
+		return xs
+	}
+	sort.Ints(xs)
+	out := xs[:1]
+	for _, x := range xs[1:] {
+		if x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
 }

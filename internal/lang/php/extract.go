@@ -64,6 +64,7 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, 
 	w.walk(root, w.fileID)
 	w.finish(root)
 	res := Result{Nodes: w.nodes, Edges: w.edges, Chunks: w.chunks}
+	res.Refs = collectRefs(path, src, root, w.nodes)
 	if root.HasError() {
 		res.Partial = true
 		res.Error = firstError(root, src)
@@ -219,6 +220,9 @@ func (w *walker) closeNamespace(next *sitter.Node) {
 	if next != nil {
 		end := line(next.StartPosition()) - 1
 		// keep trailing blank lines and comments out of the range
+		if c := codeEnd(next.PrevSibling()); c > 0 {
+			end = min(end, c)
+		}
 		nd.EndLine = max(nd.StartLine, w.lastCodeLine(nd.StartLine, end))
 	}
 	for i := range w.spans {
@@ -233,10 +237,25 @@ func (w *walker) closeNamespace(next *sitter.Node) {
 func (w *walker) finish(root *sitter.Node) {
 	if w.nsOpen >= 0 {
 		nd := &w.nodes[w.nsOpen]
-		nd.EndLine = max(nd.StartLine, w.lastCodeLine(nd.StartLine, endLine(root)))
+		end := endLine(root)
+		if c := codeEnd(root.Child(root.ChildCount() - 1)); c > 0 {
+			end = c
+		}
+		nd.EndLine = max(nd.StartLine, w.lastCodeLine(nd.StartLine, end))
 		w.closeNamespace(nil)
 	}
 	w.comments(root)
+}
+
+// codeEnd is the last line of the last node that is not a comment among n and
+// the siblings before it, or 0 if there is none.
+func codeEnd(n *sitter.Node) int {
+	for ; n != nil; n = n.PrevSibling() {
+		if n.Kind() != "comment" {
+			return endLine(n)
+		}
+	}
+	return 0
 }
 
 // lastCodeLine returns the last line in [from, to] that holds something other

@@ -1,0 +1,1188 @@
+// This file finds the references of one PHP file: every use of a class,
+// function, constant or member, with names resolved as far as the file can
+// tell (namespaces and imports in names.go) and receivers described as type
+// descriptors (types.go) that package resolve evaluates across files.
+
+package php
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// classCtx is the class whose body is being walked.
+type classCtx struct {
+	fq     string // "" for an anonymous class
+	parent string // FQ name of the extended class, "" if none
+}
+
+// refWalker walks a whole file after the structural walk; it looks up the
+// ids of enclosing declarations in the nodes that walk produced.
+type refWalker struct {
+	path   string
+	dir    string // directory of path as an absolute project path ("" for the root)
+	src    []byte
+	fileID string
+	sc     *scope
+	cls    *classCtx
+	from   string
+	env    map[string]string // variable -> type descriptor
+	pinned map[string]int    // variable -> line of an inline @var that overrides its next assignment
+	refs   []fact.Ref
+	index  map[string][]int // kind NUL lower qname -> indexes in nodes
+	nodes  []fact.Node
+}
+
+// collectRefs returns the references of the file whose structural nodes are nodes.
+func collectRefs(p string, src []byte, root *sitter.Node, nodes []fact.Node) []fact.Ref {
+	dir := path.Dir(p)
+	if dir == "." {
+		dir = ""
+	} else {
+		dir = "/" + dir
+	}
+	r := &refWalker{
+		path: p, dir: dir, src: src, fileID: fact.FileNodeID(p),
+		sc: newScope(""), env: map[string]string{}, pinned: map[string]int{},
+		index: make(map[string][]int, len(nodes)), nodes: nodes,
+	}
+	for i := range nodes {
+		k := string(nodes[i].Kind) + "\x00" + fact.Lower(nodes[i].QName)
+		r.index[k] = append(r.index[k], i)
+	}
+	r.from = r.fileID
+	r.children(root)
+	return r.refs
+}
+
+// find returns the id of the node of kind and qname whose range holds ln.
+func (r *refWalker) find(kind fact.NodeKind, qname string, ln int) string {
+	for _, i := range r.index[string(kind)+"\x00"+fact.Lower(qname)] {
+		if r.nodes[i].StartLine <= ln && ln <= r.nodes[i].EndLine {
+			return r.nodes[i].ID
+		}
+	}
+	return ""
+}
+
+func (r *refWalker) text(n *sitter.Node) string { return n.Utf8Text(r.src) }
+
+func (r *refWalker) named(n *sitter.Node) []*sitter.Node {
+	out := make([]*sitter.Node, n.NamedChildCount())
+	for i := range out {
+		out[i] = n.NamedChild(uint(i))
+	}
+	return out
+}
+
+func (r *refWalker) children(n *sitter.Node) {
+	for _, c := range r.named(n) {
+		r.visit(c)
+	}
+}
+
+func (r *refWalker) emit(kind fact.RefKind, name string, ln int, recv, alt string) {
+	r.refs = append(r.refs, fact.Ref{Kind: kind, From: r.from, Path: r.path, Line: ln, Name: name, Recv: recv, Alt: alt})
+}
+
+// emitN emits a reference positioned at node n.
+func (r *refWalker) emitN(kind fact.RefKind, n *sitter.Node, name, recv, alt string) {
+	p := n.StartPosition()
+	r.refs = append(r.refs, fact.Ref{Kind: kind, From: r.from, Path: r.path, Line: int(p.Row) + 1, Col: int(p.Column), Name: name, Recv: recv, Alt: alt})
+}
+
+func isNameKind(k string) bool {
+	return k == "name" || k == "qualified_name" || k == "relative_name"
+}
+
+// magic reports PHP's magic constants such as __DIR__.
+func magic(s string) bool {
+	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__")
+}
+
+func (r *refWalker) visit(n *sitter.Node) {
+	switch n.Kind() {
+	case "namespace_definition":
+		name := ""
+		if nn := n.ChildByFieldName("name"); nn != nil {
+			name = strings.TrimPrefix(r.text(nn), `\`)
+		}
+		body := n.ChildByFieldName("body")
+		if body == nil {
+			r.sc = newScope(name)
+			return
+		}
+		prev := r.sc
+		r.sc = newScope(name)
+		r.children(body)
+		r.sc = prev
+	case "namespace_use_declaration":
+		r.use(n)
+	case "class_declaration", "interface_declaration", "trait_declaration", "enum_declaration":
+		r.classLike(n)
+	case "function_definition":
+		name := ""
+		if nn := n.ChildByFieldName("name"); nn != nil {
+			name = r.text(nn)
+		}
+		r.function(n, r.find(fact.Function, r.sc.qualify(name), line(n.StartPosition())))
+	case "anonymous_function", "arrow_function":
+		r.closure(n)
+	case "function_call_expression":
+		r.call(n)
+	case "member_call_expression", "nullsafe_member_call_expression":
+		obj, nm := n.ChildByFieldName("object"), n.ChildByFieldName("name")
+		d := ""
+		if obj != nil {
+			d = r.exprDesc(obj)
+			r.visit(obj)
+		}
+		if nm != nil {
+			if nm.Kind() == "name" {
+				r.emitN(fact.RefMethodCall, nm, r.text(nm), d, "")
+			} else {
+				r.emitN(fact.RefDynamicCall, nm, "", d, "")
+				r.visit(nm)
+			}
+		}
+		if a := n.ChildByFieldName("arguments"); a != nil {
+			r.visit(a)
+		}
+	case "member_access_expression", "nullsafe_member_access_expression":
+		obj, nm := n.ChildByFieldName("object"), n.ChildByFieldName("name")
+		d := ""
+		if obj != nil {
+			d = r.exprDesc(obj)
+			r.visit(obj)
+		}
+		if nm != nil {
+			if nm.Kind() == "name" {
+				r.emitN(fact.RefPropFetch, nm, r.text(nm), d, "")
+			} else {
+				r.visit(nm)
+			}
+		}
+	case "scoped_call_expression":
+		scope, nm := n.ChildByFieldName("scope"), n.ChildByFieldName("name")
+		d := r.scopeRef(scope)
+		if nm != nil {
+			if nm.Kind() == "name" {
+				r.emitN(fact.RefStaticCall, nm, r.text(nm), d, "")
+			} else {
+				r.emitN(fact.RefDynamicCall, nm, "", d, "")
+				r.visit(nm)
+			}
+		}
+		if a := n.ChildByFieldName("arguments"); a != nil {
+			r.visit(a)
+		}
+	case "scoped_property_access_expression":
+		scope, nm := n.ChildByFieldName("scope"), n.ChildByFieldName("name")
+		d := r.scopeRef(scope)
+		if nm != nil && nm.Kind() == "variable_name" {
+			r.emitN(fact.RefStaticProp, nm, strings.TrimPrefix(r.text(nm), "$"), d, "")
+		} else if nm != nil {
+			r.visit(nm)
+		}
+	case "class_constant_access_expression":
+		kids := r.named(n)
+		if len(kids) < 2 {
+			r.children(n)
+			return
+		}
+		d := r.scopeRef(kids[0])
+		nm := kids[len(kids)-1]
+		if nm.Kind() == "name" && fact.Lower(r.text(nm)) != "class" {
+			r.emitN(fact.RefClassConst, nm, r.text(nm), d, "")
+		}
+	case "object_creation_expression":
+		r.newExpr(n)
+	case "binary_expression":
+		op := n.ChildByFieldName("operator")
+		right := n.ChildByFieldName("right")
+		if op != nil && fact.Lower(r.text(op)) == "instanceof" && right != nil && isNameKind(right.Kind()) {
+			if fq := r.classRef(right); fq != "" {
+				r.emitN(fact.RefInstanceof, right, fq, "", "")
+			}
+			if l := n.ChildByFieldName("left"); l != nil {
+				r.visit(l)
+			}
+			return
+		}
+		r.children(n)
+	case "catch_clause":
+		if t := n.ChildByFieldName("type"); t != nil {
+			d := r.typeNode(t, false, func(fq string, nn *sitter.Node) { r.emitN(fact.RefCatch, nn, fq, "", "") })
+			if v := n.ChildByFieldName("name"); v != nil && d != "" {
+				r.env[strings.TrimPrefix(r.text(v), "$")] = d
+			}
+		}
+		if b := n.ChildByFieldName("body"); b != nil {
+			r.visit(b)
+		}
+	case "attribute":
+		kids := r.named(n)
+		if len(kids) > 0 && isNameKind(kids[0].Kind()) {
+			r.emitN(fact.RefAttribute, kids[0], r.sc.class(r.text(kids[0])), "", "")
+		}
+		if p := n.ChildByFieldName("parameters"); p != nil {
+			r.visit(p)
+		}
+	case "name", "qualified_name", "relative_name":
+		raw := r.text(n)
+		if magic(raw) {
+			return
+		}
+		switch fact.Lower(raw) {
+		case "true", "false", "null":
+			return
+		}
+		fq, alt := r.sc.constant(raw)
+		r.emitN(fact.RefConst, n, fq, "", alt)
+	case "include_expression", "include_once_expression", "require_expression", "require_once_expression":
+		kids := r.named(n)
+		if len(kids) == 0 {
+			return
+		}
+		e := kids[0]
+		r.emitN(fact.RefInclude, n, collapse(r.text(e)), r.pathExpr(e), "")
+		r.visit(e)
+	case "assignment_expression":
+		r.assign(n)
+	case "if_statement":
+		r.ifStmt(n)
+	case "foreach_statement":
+		r.foreach(n)
+	case "comment":
+		r.inlineVar(n)
+	case "argument":
+		// a named argument's label is not a constant
+		for i := uint(0); i < n.ChildCount(); i++ {
+			c := n.Child(i)
+			if c.IsNamed() && n.FieldNameForChild(uint32(i)) != "name" {
+				r.visit(c)
+			}
+		}
+	case "const_declaration":
+		r.constValues(n)
+	case "variable_name", "namespace_name", "named_label_statement", "goto_statement", "declare_statement",
+		"relative_scope", "primitive_type", "cast_type", "php_tag", "text", "heredoc_start", "heredoc_end":
+		// names here are not references
+	case "named_type", "optional_type", "union_type", "intersection_type", "disjunctive_normal_form_type", "type_list":
+		r.typeNode(n, false, func(fq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, fq, "", "") })
+	case "anonymous_class":
+		r.anonClass(n)
+	default:
+		r.children(n)
+	}
+}
+
+// constValues walks the values of a const declaration, not its names.
+func (r *refWalker) constValues(n *sitter.Node) {
+	for _, el := range r.named(n) {
+		if el.Kind() != "const_element" {
+			if el.Kind() == "attribute_list" {
+				r.visit(el)
+			}
+			continue
+		}
+		for _, c := range r.named(el) {
+			if c.Kind() != "name" {
+				r.visit(c)
+			}
+		}
+	}
+}
+
+// classRef resolves a class name node (name, qualified or relative) or a
+// relative scope (self, static, parent) to its FQ name.
+func (r *refWalker) classRef(n *sitter.Node) string {
+	raw := r.text(n)
+	switch fact.Lower(raw) {
+	case "self", "static":
+		if r.cls != nil {
+			return r.cls.fq
+		}
+		return ""
+	case "parent":
+		if r.cls != nil {
+			return r.cls.parent
+		}
+		return ""
+	}
+	return r.sc.class(raw)
+}
+
+// scopeRef handles the left side of `::`: it emits a class reference for a
+// written class name and returns the receiver descriptor.
+func (r *refWalker) scopeRef(scope *sitter.Node) string {
+	if scope == nil {
+		return ""
+	}
+	switch {
+	case isNameKind(scope.Kind()):
+		raw := r.text(scope)
+		switch fact.Lower(raw) {
+		case "self", "static", "parent":
+			if fq := r.classRef(scope); fq != "" {
+				return `\` + fq
+			}
+			return ""
+		}
+		fq := r.sc.class(raw)
+		r.emitN(fact.RefClassName, scope, fq, "", "")
+		return `\` + fq
+	case scope.Kind() == "relative_scope":
+		if fq := r.classRef(scope); fq != "" {
+			return `\` + fq
+		}
+		return ""
+	default:
+		d := r.exprDesc(scope)
+		r.visit(scope)
+		return d
+	}
+}
+
+func (r *refWalker) newExpr(n *sitter.Node) {
+	for _, c := range r.named(n) {
+		switch {
+		case isNameKind(c.Kind()) || c.Kind() == "relative_scope":
+			fq := r.classRef(c)
+			if fq == "" {
+				continue
+			}
+			recv := ""
+			if c.Kind() == "relative_scope" || isRelative(r.text(c)) {
+				recv = "relative"
+			}
+			r.emitN(fact.RefNew, c, fq, recv, "")
+		case c.Kind() == "anonymous_class":
+			r.anonClass(c)
+		default:
+			r.visit(c)
+		}
+	}
+}
+
+func isRelative(s string) bool {
+	switch fact.Lower(s) {
+	case "self", "static", "parent":
+		return true
+	}
+	return false
+}
+
+// anonClass walks `new class(...) extends A implements B { ... }`.
+func (r *refWalker) anonClass(n *sitter.Node) {
+	ctx := &classCtx{}
+	for _, c := range r.named(n) {
+		switch c.Kind() {
+		case "base_clause":
+			for _, b := range r.named(c) {
+				if isNameKind(b.Kind()) {
+					fq := r.sc.class(r.text(b))
+					ctx.parent = fq
+					r.emitN(fact.RefExtends, b, fq, "", "")
+				}
+			}
+		case "class_interface_clause":
+			for _, b := range r.named(c) {
+				if isNameKind(b.Kind()) {
+					r.emitN(fact.RefImplements, b, r.sc.class(r.text(b)), "", "")
+				}
+			}
+		case "arguments", "attribute_list":
+			r.visit(c)
+		}
+	}
+	prev := r.cls
+	r.cls = ctx
+	if body := n.ChildByFieldName("body"); body != nil {
+		r.classBody(body, "")
+	}
+	r.cls = prev
+}
+
+var classKinds = map[string]fact.NodeKind{
+	"class_declaration": fact.Class, "interface_declaration": fact.Interface,
+	"trait_declaration": fact.Trait, "enum_declaration": fact.Enum,
+}
+
+func (r *refWalker) classLike(n *sitter.Node) {
+	nn := n.ChildByFieldName("name")
+	if nn == nil {
+		return
+	}
+	kind := classKinds[n.Kind()]
+	fq := r.sc.qualify(r.text(nn))
+	id := r.find(kind, fq, line(n.StartPosition()))
+	ctx := &classCtx{fq: fq}
+	prevCls, prevFrom := r.cls, r.from
+	if id != "" {
+		r.from = id
+	}
+	for _, c := range r.named(n) {
+		switch c.Kind() {
+		case "base_clause":
+			for _, b := range r.named(c) {
+				if isNameKind(b.Kind()) {
+					p := r.sc.class(r.text(b))
+					if kind == fact.Class {
+						ctx.parent = p
+					}
+					r.emitN(fact.RefExtends, b, p, "", "")
+				}
+			}
+		case "class_interface_clause":
+			for _, b := range r.named(c) {
+				if isNameKind(b.Kind()) {
+					r.emitN(fact.RefImplements, b, r.sc.class(r.text(b)), "", "")
+				}
+			}
+		case "attribute_list":
+			r.visit(c)
+		}
+	}
+	r.cls = ctx
+	if doc := r.docBefore(n); doc != "" {
+		ln := line(n.StartPosition())
+		for _, t := range docTags(doc) {
+			emit := func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") }
+			switch t.tag {
+			case "property":
+				if t.name != "" {
+					r.emit(fact.RefDocProperty, t.name, ln, r.docType(t.typ, false, emit), "")
+				}
+			case "method":
+				r.emit(fact.RefDocMethod, t.name, ln, r.docType(t.typ, true, emit), "")
+			case "mixin":
+				if d := r.docType(t.typ, false, emit); d != "" {
+					r.emit(fact.RefMixin, strings.TrimPrefix(strings.Split(d, "|")[0], `\`), ln, "", "")
+				}
+			}
+		}
+	}
+	if body := n.ChildByFieldName("body"); body != nil {
+		r.classBody(body, fq)
+	}
+	r.cls, r.from = prevCls, prevFrom
+}
+
+func (r *refWalker) classBody(body *sitter.Node, fq string) {
+	for _, m := range r.named(body) {
+		switch m.Kind() {
+		case "method_declaration":
+			id := ""
+			if nn := m.ChildByFieldName("name"); nn != nil && fq != "" {
+				id = r.find(fact.Method, fq+"::"+r.text(nn), line(m.StartPosition()))
+			}
+			r.function(m, id)
+		case "property_declaration":
+			r.property(m, fq)
+		case "const_declaration":
+			r.constValues(m)
+		case "use_declaration":
+			r.traitUse(m)
+		case "enum_case":
+			if v := m.ChildByFieldName("value"); v != nil {
+				r.visit(v)
+			}
+		case "comment":
+		default:
+			r.visit(m)
+		}
+	}
+}
+
+func (r *refWalker) property(m *sitter.Node, fq string) {
+	d := ""
+	if t := m.ChildByFieldName("type"); t != nil {
+		d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+	}
+	ln := line(m.StartPosition())
+	if doc := r.docBefore(m); doc != "" {
+		for _, t := range docTags(doc) {
+			if t.tag == "var" {
+				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") })
+				d = union(d, dd)
+			}
+		}
+	}
+	for _, el := range r.named(m) {
+		switch el.Kind() {
+		case "attribute_list":
+			r.visit(el)
+		case "property_element":
+			nn := el.ChildByFieldName("name")
+			if nn == nil {
+				continue
+			}
+			if v := el.ChildByFieldName("default_value"); v != nil {
+				r.visit(v)
+			}
+			if d != "" && fq != "" {
+				if id := r.find(fact.Property, fq+"::"+r.text(nn), line(el.StartPosition())); id != "" {
+					r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: ln, Name: strings.TrimPrefix(r.text(nn), "$"), Recv: d})
+				}
+			}
+		}
+	}
+}
+
+// union joins two descriptors, dropping duplicates.
+func union(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" || a == b {
+		return a
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range append(splitTop(a, '|'), splitTop(b, '|')...) {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, "|")
+}
+
+func (r *refWalker) traitUse(m *sitter.Node) {
+	for _, c := range r.named(m) {
+		switch {
+		case isNameKind(c.Kind()):
+			r.emitN(fact.RefUsesTrait, c, r.sc.class(r.text(c)), "", "")
+		case c.Kind() == "use_list":
+			for _, cl := range r.named(c) {
+				kids := r.named(cl)
+				if len(kids) == 0 {
+					continue
+				}
+				target := ""
+				method := ""
+				if kids[0].Kind() == "class_constant_access_expression" {
+					parts := r.named(kids[0])
+					if len(parts) == 2 {
+						tfq := r.sc.class(r.text(parts[0]))
+						r.emitN(fact.RefClassName, parts[0], tfq, "", "")
+						method = r.text(parts[1])
+						target = `\` + tfq + "::" + method
+					}
+				} else {
+					method = r.text(kids[0])
+					target = method
+				}
+				switch cl.Kind() {
+				case "use_instead_of_clause":
+					for _, k := range kids[1:] {
+						if isNameKind(k.Kind()) {
+							r.emitN(fact.RefClassName, k, r.sc.class(r.text(k)), "", "")
+						}
+					}
+					r.emit(fact.RefTraitAlias, method, line(cl.StartPosition()), target, "")
+				case "use_as_clause":
+					last := kids[len(kids)-1]
+					if len(kids) > 1 && last.Kind() == "name" {
+						r.emit(fact.RefTraitAlias, r.text(last), line(cl.StartPosition()), target, "")
+					}
+				}
+			}
+		}
+	}
+}
+
+// docBefore returns the docblock right before n, or "".
+func (r *refWalker) docBefore(n *sitter.Node) string {
+	p := n.PrevSibling()
+	if p == nil || p.Kind() != "comment" {
+		return ""
+	}
+	t := r.text(p)
+	if !strings.HasPrefix(t, "/**") {
+		return ""
+	}
+	return t
+}
+
+// function walks a function or method: parameters and return types give
+// type refs and the variable environment of the body.
+func (r *refWalker) function(n *sitter.Node, id string) {
+	prevFrom, prevEnv, prevPinned := r.from, r.env, r.pinned
+	if id != "" {
+		r.from = id
+	}
+	r.env, r.pinned = map[string]string{}, map[string]int{}
+	ln := line(n.StartPosition())
+	docRet := ""
+	docParams := map[string]string{}
+	if doc := r.docBefore(n); doc != "" {
+		for _, t := range docTags(doc) {
+			d := r.docType(t.typ, t.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") })
+			switch t.tag {
+			case "return":
+				docRet = d
+			case "param":
+				if t.name != "" {
+					docParams[t.name] = d
+				}
+			}
+		}
+	}
+	for _, c := range r.named(n) {
+		if c.Kind() == "attribute_list" {
+			r.visit(c)
+		}
+	}
+	r.params(n, docParams)
+	ret := ""
+	if t := n.ChildByFieldName("return_type"); t != nil {
+		ret = r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+	}
+	if d := union(ret, docRet); d != "" && id != "" {
+		r.refs = append(r.refs, fact.Ref{Kind: fact.RefReturns, From: id, Path: r.path, Line: ln, Recv: d})
+	}
+	if b := n.ChildByFieldName("body"); b != nil {
+		r.visit(b)
+	}
+	r.from, r.env, r.pinned = prevFrom, prevEnv, prevPinned
+}
+
+// params types the parameters of n into r.env and emits their type refs.
+func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
+	ps := n.ChildByFieldName("parameters")
+	if ps == nil {
+		return
+	}
+	for _, p := range r.named(ps) {
+		switch p.Kind() {
+		case "simple_parameter", "variadic_parameter", "property_promotion_parameter":
+		default:
+			continue
+		}
+		d := ""
+		if t := p.ChildByFieldName("type"); t != nil {
+			d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+		}
+		for _, c := range r.named(p) {
+			if c.Kind() == "attribute_list" {
+				r.visit(c)
+			}
+		}
+		if v := p.ChildByFieldName("default_value"); v != nil {
+			r.visit(v)
+		}
+		nn := p.ChildByFieldName("name")
+		if nn == nil {
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(r.text(nn), "&"), "$")
+		if dp := docParams[name]; dp != "" {
+			if p.Kind() == "variadic_parameter" {
+				d = union(d, dp)
+			} else {
+				d = union(d, dp)
+			}
+		}
+		if p.Kind() == "variadic_parameter" && d != "" {
+			d = step(d, "") + "[]"
+			if strings.Contains(d, "|") {
+				d = ""
+			}
+		}
+		if d != "" {
+			r.env[name] = d
+		}
+		if p.Kind() == "property_promotion_parameter" && r.cls != nil && r.cls.fq != "" && d != "" {
+			if id := r.find(fact.Property, r.cls.fq+"::$"+name, line(p.StartPosition())); id != "" {
+				r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: line(p.StartPosition()), Name: name, Recv: d})
+			}
+		}
+	}
+}
+
+// closure walks an anonymous or arrow function; it sees the variables it
+// captures and $this.
+func (r *refWalker) closure(n *sitter.Node) {
+	prevEnv := r.env
+	env := map[string]string{}
+	if n.Kind() == "arrow_function" {
+		for k, v := range prevEnv {
+			env[k] = v
+		}
+	}
+	for _, c := range r.named(n) {
+		if c.Kind() == "anonymous_function_use_clause" {
+			for _, v := range r.named(c) {
+				name := strings.TrimPrefix(strings.TrimPrefix(r.text(v), "&"), "$")
+				if d, ok := prevEnv[name]; ok {
+					env[name] = d
+				}
+			}
+		}
+		if c.Kind() == "attribute_list" {
+			r.visit(c)
+		}
+	}
+	r.env = env
+	r.params(n, nil)
+	if t := n.ChildByFieldName("return_type"); t != nil {
+		r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+	}
+	if b := n.ChildByFieldName("body"); b != nil {
+		r.visit(b)
+	}
+	r.env = prevEnv
+}
+
+// callbackArg maps built-ins and common framework functions that take a
+// callback to the position of that argument.
+var callbackArg = map[string]int{
+	"call_user_func": 0, "call_user_func_array": 0, "array_map": 0, "is_callable": -1,
+	"usort": 1, "uasort": 1, "uksort": 1, "array_filter": 1, "array_walk": 1, "array_walk_recursive": 1,
+	"array_reduce": 1, "preg_replace_callback": 1, "iterator_apply": 1, "spl_autoload_register": 0,
+	"register_shutdown_function": 0, "set_error_handler": 0, "set_exception_handler": 0,
+	"forward_static_call": 0, "forward_static_call_array": 0, "header_register_callback": 0,
+	"ob_start": 0, "register_tick_function": 0,
+	"add_action": 1, "add_filter": 1, "remove_action": 1, "remove_filter": 1, "has_action": 1, "has_filter": 1,
+	"register_activation_hook": 1, "register_deactivation_hook": 1, "register_uninstall_hook": 1,
+	"add_shortcode": 1, "wp_add_dashboard_widget": 2, "add_meta_box": 2, "add_menu_page": 4,
+	"add_submenu_page": 5, "add_options_page": 4, "add_management_page": 4, "add_settings_field": 2,
+	"add_settings_section": 2, "register_setting": 2,
+}
+
+func (r *refWalker) call(n *sitter.Node) {
+	fn := n.ChildByFieldName("function")
+	args := n.ChildByFieldName("arguments")
+	if fn == nil {
+		r.children(n)
+		return
+	}
+	if isNameKind(fn.Kind()) {
+		raw := r.text(fn)
+		fq, alt := r.sc.function(raw)
+		r.emitN(fact.RefCall, fn, fq, "", alt)
+		short := fact.Lower(raw)
+		if k := strings.LastIndexByte(short, '\\'); k >= 0 {
+			short = short[k+1:]
+		}
+		if args != nil {
+			if short == "define" {
+				r.defineValue(args)
+			}
+			if pos, ok := callbackArg[short]; ok && pos >= 0 {
+				r.callback(args, pos)
+			}
+		}
+	} else {
+		r.emitN(fact.RefDynamicCall, fn, "", "", "")
+		r.visit(fn)
+	}
+	if args != nil {
+		r.visit(args)
+	}
+}
+
+// argValue returns the expression of the pos-th argument.
+func (r *refWalker) argValue(args *sitter.Node, pos int) *sitter.Node {
+	i := 0
+	for _, a := range r.named(args) {
+		if a.Kind() != "argument" {
+			continue
+		}
+		if i == pos {
+			kids := r.named(a)
+			if len(kids) == 0 {
+				return nil
+			}
+			v := kids[len(kids)-1]
+			return v
+		}
+		i++
+	}
+	return nil
+}
+
+// callback emits a dynamic call for a callable written as a string or array.
+func (r *refWalker) callback(args *sitter.Node, pos int) {
+	v := r.argValue(args, pos)
+	if v == nil {
+		return
+	}
+	switch v.Kind() {
+	case "string", "encapsed_string":
+		s, ok := stringLiteral(r.text(v), v.Kind())
+		if !ok || s == "" {
+			return
+		}
+		s = strings.TrimPrefix(s, `\`)
+		if cls, m, ok := strings.Cut(s, "::"); ok {
+			if validName(cls) && validName(m) {
+				r.emitN(fact.RefDynamicCall, v, m, `\`+strings.TrimPrefix(cls, `\`), "")
+			}
+			return
+		}
+		if validName(s) {
+			r.emitN(fact.RefDynamicCall, v, s, "", "")
+		}
+	case "array_creation_expression":
+		els := r.named(v)
+		if len(els) != 2 {
+			return
+		}
+		a, b := r.named(els[0]), r.named(els[1])
+		if len(a) != 1 || len(b) != 1 {
+			return
+		}
+		m, ok := stringLiteral(r.text(b[0]), b[0].Kind())
+		if !ok || !validName(m) {
+			return
+		}
+		recv := ""
+		switch a[0].Kind() {
+		case "string", "encapsed_string":
+			if s, ok := stringLiteral(r.text(a[0]), a[0].Kind()); ok && validName(s) {
+				recv = `\` + strings.TrimPrefix(s, `\`)
+			}
+		case "class_constant_access_expression":
+			parts := r.named(a[0])
+			if len(parts) == 2 && fact.Lower(r.text(parts[1])) == "class" {
+				if fq := r.classRef(parts[0]); fq != "" {
+					recv = `\` + fq
+				}
+			}
+		default:
+			recv = r.exprDesc(a[0])
+		}
+		r.emitN(fact.RefDynamicCall, b[0], m, recv, "")
+	}
+}
+
+// defineValue emits the value of define('NAME', value) when it is a path
+// expression the resolver can evaluate.
+func (r *refWalker) defineValue(args *sitter.Node) {
+	nameArg, val := r.argValue(args, 0), r.argValue(args, 1)
+	if nameArg == nil || val == nil {
+		return
+	}
+	name, ok := stringLiteral(r.text(nameArg), nameArg.Kind())
+	if !ok || name == "" {
+		return
+	}
+	if e := r.pathExpr(val); e != "" {
+		r.emitN(fact.RefDefine, nameArg, strings.TrimPrefix(name, `\`), e, "")
+	}
+}
+
+// pathExpr renders an include path as parts joined by " . ": quoted literals
+// ('…', with __DIR__ and __FILE__ already replaced by absolute project paths)
+// and constant names. It returns "" when a part cannot be known statically.
+func (r *refWalker) pathExpr(e *sitter.Node) string {
+	switch e.Kind() {
+	case "parenthesized_expression":
+		if k := r.named(e); len(k) == 1 {
+			return r.pathExpr(k[0])
+		}
+	case "binary_expression":
+		op := e.ChildByFieldName("operator")
+		l, rt := e.ChildByFieldName("left"), e.ChildByFieldName("right")
+		if op == nil || r.text(op) != "." || l == nil || rt == nil {
+			return ""
+		}
+		a, b := r.pathExpr(l), r.pathExpr(rt)
+		if a == "" || b == "" {
+			return ""
+		}
+		return a + " . " + b
+	case "string", "encapsed_string":
+		if s, ok := stringLiteral(r.text(e), e.Kind()); ok {
+			return "'" + s + "'"
+		}
+	case "name", "qualified_name":
+		t := r.text(e)
+		switch t {
+		case "__DIR__":
+			return "'" + r.dir + "'"
+		case "__FILE__":
+			return "'/" + r.path + "'"
+		}
+		if magic(t) {
+			return ""
+		}
+		fq, alt := r.sc.constant(t)
+		if alt != "" {
+			return alt
+		}
+		return fq
+	case "function_call_expression":
+		fn, args := e.ChildByFieldName("function"), e.ChildByFieldName("arguments")
+		if fn == nil || args == nil || fact.Lower(strings.TrimPrefix(r.text(fn), `\`)) != "dirname" {
+			return ""
+		}
+		a := r.argValue(args, 0)
+		if a == nil {
+			return ""
+		}
+		inner := r.pathExpr(a)
+		levels := 1
+		if lv := r.argValue(args, 1); lv != nil {
+			n, err := strconv.Atoi(r.text(lv))
+			if err != nil {
+				return ""
+			}
+			levels = n
+		}
+		if !strings.HasPrefix(inner, "'") || strings.Contains(inner, " . ") {
+			return ""
+		}
+		p := strings.Trim(inner, "'")
+		for i := 0; i < levels; i++ {
+			p = path.Dir(p)
+		}
+		if p == "." || p == "/" {
+			p = ""
+		}
+		return "'" + p + "'"
+	}
+	return ""
+}
+
+func (r *refWalker) assign(n *sitter.Node) {
+	left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	if right != nil {
+		r.visit(right)
+	}
+	if left == nil {
+		return
+	}
+	if left.Kind() != "variable_name" {
+		r.visit(left)
+		return
+	}
+	name := strings.TrimPrefix(r.text(left), "$")
+	if ln, ok := r.pinned[name]; ok && ln >= line(n.StartPosition())-1 {
+		return
+	}
+	if right == nil {
+		return
+	}
+	if d := r.exprDesc(right); d != "" {
+		r.env[name] = d
+	} else {
+		delete(r.env, name)
+	}
+}
+
+// inlineVar applies `/** @var Foo $x */` inside a body.
+func (r *refWalker) inlineVar(n *sitter.Node) {
+	t := r.text(n)
+	if !strings.HasPrefix(t, "/**") || !strings.Contains(t, "@var") {
+		return
+	}
+	ln := line(n.StartPosition())
+	end := endLine(n)
+	for _, tag := range docTags(t) {
+		if tag.tag != "var" {
+			continue
+		}
+		d := r.docType(tag.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") })
+		name := tag.name
+		if name == "" {
+			// `/** @var Foo */ $x = …`: the next statement's assigned variable
+			next := n.NextNamedSibling()
+			if next == nil || next.Kind() != "expression_statement" {
+				continue
+			}
+			if k := r.named(next); len(k) == 1 && k[0].Kind() == "assignment_expression" {
+				if l := k[0].ChildByFieldName("left"); l != nil && l.Kind() == "variable_name" {
+					name = strings.TrimPrefix(r.text(l), "$")
+				}
+			}
+		}
+		if name != "" && d != "" {
+			r.env[name] = d
+			r.pinned[name] = end
+		}
+	}
+}
+
+func (r *refWalker) ifStmt(n *sitter.Node) {
+	cond := n.ChildByFieldName("condition")
+	narrowed := map[string]string{}
+	if cond != nil {
+		r.visit(cond)
+		r.instanceofs(cond, narrowed)
+	}
+	saved := map[string]string{}
+	for v, d := range narrowed {
+		if old, ok := r.env[v]; ok {
+			saved[v] = old
+		} else {
+			saved[v] = ""
+		}
+		r.env[v] = d
+	}
+	if b := n.ChildByFieldName("body"); b != nil {
+		r.visit(b)
+	}
+	for v, old := range saved {
+		if old == "" {
+			delete(r.env, v)
+		} else {
+			r.env[v] = old
+		}
+	}
+	for _, c := range r.named(n) {
+		switch c.Kind() {
+		case "else_if_clause", "else_clause":
+			r.visit(c)
+		}
+	}
+}
+
+// instanceofs collects `$v instanceof C` conjuncts of a condition.
+func (r *refWalker) instanceofs(c *sitter.Node, out map[string]string) {
+	switch c.Kind() {
+	case "parenthesized_expression":
+		if k := r.named(c); len(k) == 1 {
+			r.instanceofs(k[0], out)
+		}
+	case "binary_expression":
+		op := c.ChildByFieldName("operator")
+		if op == nil {
+			return
+		}
+		l, rt := c.ChildByFieldName("left"), c.ChildByFieldName("right")
+		switch fact.Lower(r.text(op)) {
+		case "&&", "and":
+			if l != nil {
+				r.instanceofs(l, out)
+			}
+			if rt != nil {
+				r.instanceofs(rt, out)
+			}
+		case "instanceof":
+			if l != nil && l.Kind() == "variable_name" && rt != nil && isNameKind(rt.Kind()) {
+				if fq := r.classRef(rt); fq != "" {
+					out[strings.TrimPrefix(r.text(l), "$")] = `\` + fq
+				}
+			}
+		}
+	}
+}
+
+func (r *refWalker) foreach(n *sitter.Node) {
+	kids := r.named(n)
+	if len(kids) == 0 {
+		return
+	}
+	d := r.exprDesc(kids[0])
+	r.visit(kids[0])
+	if len(kids) > 1 {
+		v := kids[1]
+		if v.Kind() == "pair" {
+			if pk := r.named(v); len(pk) == 2 {
+				v = pk[1]
+			}
+		}
+		if v.Kind() == "by_ref" {
+			if k := r.named(v); len(k) == 1 {
+				v = k[0]
+			}
+		}
+		if v.Kind() == "variable_name" {
+			name := strings.TrimPrefix(r.text(v), "$")
+			if ln, ok := r.pinned[name]; !ok || ln < line(n.StartPosition())-1 {
+				if e := step(d, "*"); e != "" {
+					r.env[name] = e
+				} else {
+					delete(r.env, name)
+				}
+			}
+		} else {
+			r.visit(v)
+		}
+	}
+	for _, c := range kids[2:] {
+		r.visit(c)
+	}
+}
+
+// exprDesc describes the type of an expression, or "" when unknown.
+func (r *refWalker) exprDesc(e *sitter.Node) string {
+	switch e.Kind() {
+	case "variable_name":
+		name := strings.TrimPrefix(r.text(e), "$")
+		if name == "this" {
+			if r.cls != nil && r.cls.fq != "" {
+				return `\` + r.cls.fq
+			}
+			return ""
+		}
+		return r.env[name]
+	case "object_creation_expression":
+		for _, c := range r.named(e) {
+			if isNameKind(c.Kind()) || c.Kind() == "relative_scope" {
+				if fq := r.classRef(c); fq != "" {
+					return `\` + fq
+				}
+				return ""
+			}
+		}
+	case "clone_expression", "parenthesized_expression":
+		if k := r.named(e); len(k) == 1 {
+			return r.exprDesc(k[0])
+		}
+	case "member_call_expression", "nullsafe_member_call_expression":
+		obj, nm := e.ChildByFieldName("object"), e.ChildByFieldName("name")
+		if obj != nil && nm != nil && nm.Kind() == "name" {
+			return step(r.exprDesc(obj), "->"+r.text(nm)+"()")
+		}
+	case "member_access_expression", "nullsafe_member_access_expression":
+		obj, nm := e.ChildByFieldName("object"), e.ChildByFieldName("name")
+		if obj != nil && nm != nil && nm.Kind() == "name" {
+			return step(r.exprDesc(obj), "->"+r.text(nm))
+		}
+	case "scoped_call_expression":
+		scope, nm := e.ChildByFieldName("scope"), e.ChildByFieldName("name")
+		if scope != nil && nm != nil && nm.Kind() == "name" {
+			return step(r.scopeDesc(scope), "::"+r.text(nm)+"()")
+		}
+	case "scoped_property_access_expression":
+		scope, nm := e.ChildByFieldName("scope"), e.ChildByFieldName("name")
+		if scope != nil && nm != nil && nm.Kind() == "variable_name" {
+			return step(r.scopeDesc(scope), "::"+r.text(nm))
+		}
+	case "function_call_expression":
+		fn := e.ChildByFieldName("function")
+		if fn != nil && isNameKind(fn.Kind()) {
+			fq, alt := r.sc.function(r.text(fn))
+			if alt != "" {
+				return `@\` + fq + `,\` + alt
+			}
+			return `@\` + fq
+		}
+	case "assignment_expression":
+		if rt := e.ChildByFieldName("right"); rt != nil {
+			return r.exprDesc(rt)
+		}
+	}
+	return ""
+}
+
+// scopeDesc describes the left side of `::` without emitting anything.
+func (r *refWalker) scopeDesc(scope *sitter.Node) string {
+	if isNameKind(scope.Kind()) || scope.Kind() == "relative_scope" {
+		if fq := r.classRef(scope); fq != "" {
+			return `\` + fq
+		}
+		return ""
+	}
+	return r.exprDesc(scope)
+}

@@ -1,0 +1,285 @@
+// This file turns PHP type syntax (declared types and PHPDoc types) into the
+// type descriptors that package resolve evaluates, and reads the PHPDoc tags
+// that carry types. Only type names leave this file, never docblock prose (FT-9).
+//
+// A descriptor is `alt|alt…`; an alt is a base followed by steps:
+//
+//	base: \Fq\Class | \Fq\Class[] (array of) | static | @\ns\f[,\f] (result of a function) | (descriptor)
+//	step: ->m() method result | ->p property | ::m() static method result | ::$p static property | * element of an iterable
+
+package php
+
+import (
+	"strings"
+
+	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// maxDesc bounds descriptor length; longer chains are left untyped.
+const maxDesc = 400
+
+// typeNode converts a declared type to a descriptor and reports each class it
+// names (for type-hint refs) through emit. inReturn keeps self/static as
+// `static` so the resolver can bind them to the receiver.
+func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string, n *sitter.Node)) string {
+	var alts []string
+	var visit func(t *sitter.Node)
+	visit = func(t *sitter.Node) {
+		switch t.Kind() {
+		case "named_type", "name", "qualified_name", "relative_name":
+			nn := t
+			if t.Kind() == "named_type" && t.NamedChildCount() > 0 {
+				nn = t.NamedChild(0)
+			}
+			name := r.text(nn)
+			switch fact.Lower(name) {
+			case "self", "static":
+				if inReturn {
+					alts = append(alts, "static")
+				} else if r.cls != nil && r.cls.fq != "" {
+					alts = append(alts, `\`+r.cls.fq)
+				}
+				return
+			case "parent":
+				if r.cls != nil && r.cls.parent != "" {
+					alts = append(alts, `\`+r.cls.parent)
+				}
+				return
+			}
+			if builtinTypes[fact.Lower(name)] {
+				return
+			}
+			fq := r.sc.class(name)
+			alts = append(alts, `\`+fq)
+			if emit != nil {
+				emit(fq, nn)
+			}
+		case "primitive_type", "bottom_type":
+			return
+		default:
+			for _, c := range r.named(t) {
+				visit(c)
+			}
+		}
+	}
+	visit(t)
+	return strings.Join(alts, "|")
+}
+
+// docTag is one typed PHPDoc tag.
+type docTag struct {
+	tag  string // param, var, return, property, method, mixin
+	typ  string // the type text
+	name string // variable, property or method name without $; "" when absent
+}
+
+// docTags reads the typed tags of a docblock. It keeps the type and the name
+// only; descriptions are dropped here.
+func docTags(doc string) []docTag {
+	var out []docTag
+	for _, ln := range strings.Split(doc, "\n") {
+		i := strings.Index(ln, "@")
+		if i < 0 {
+			continue
+		}
+		ln = ln[i+1:]
+		tag, rest, _ := strings.Cut(ln, " ")
+		tag = strings.TrimPrefix(tag, "phpstan-")
+		tag = strings.TrimPrefix(tag, "psalm-")
+		switch tag {
+		case "param", "var", "return", "property", "property-read", "property-write", "method", "mixin":
+		default:
+			continue
+		}
+		rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "*/"))
+		if tag == "method" {
+			// @method [static] Type name(args)
+			rest = strings.TrimSpace(strings.TrimPrefix(rest, "static "))
+			open := strings.IndexByte(rest, '(')
+			if open < 0 {
+				continue
+			}
+			head := strings.TrimSpace(rest[:open])
+			typ, name := "", head
+			if k := strings.LastIndexAny(head, " \t"); k >= 0 {
+				typ, name = strings.TrimSpace(head[:k]), head[k+1:]
+			}
+			out = append(out, docTag{tag: "method", typ: typ, name: name})
+			continue
+		}
+		typ, after := splitDocType(rest)
+		if typ == "" {
+			continue
+		}
+		name := ""
+		if f := strings.Fields(after); len(f) > 0 && strings.HasPrefix(f[0], "$") {
+			name = strings.TrimPrefix(f[0], "$")
+		} else if f := strings.Fields(after); len(f) > 0 && strings.HasPrefix(f[0], "&$") {
+			name = strings.TrimPrefix(f[0], "&$")
+		} else if f := strings.Fields(after); len(f) > 0 && strings.HasPrefix(f[0], "...$") {
+			name = strings.TrimPrefix(f[0], "...$")
+		}
+		if strings.HasPrefix(tag, "property") {
+			tag = "property"
+		}
+		out = append(out, docTag{tag: tag, typ: typ, name: name})
+	}
+	return out
+}
+
+// splitDocType cuts the leading type expression (which may hold spaces inside
+// <>, {} or ()) from the rest of a tag line.
+func splitDocType(s string) (typ, rest string) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '{', '(':
+			depth++
+		case '>', '}', ')':
+			depth--
+		case ' ', '\t':
+			if depth <= 0 {
+				// `A | B` is rare; treat a following `|` as continuation
+				if i+1 < len(s) && s[i+1] == '|' || i > 0 && s[i-1] == '|' {
+					continue
+				}
+				return s[:i], s[i+1:]
+			}
+		}
+	}
+	return s, ""
+}
+
+// splitTop splits s on sep outside brackets.
+func splitTop(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '{', '(', '[':
+			depth++
+		case '>', '}', ')', ']':
+			depth--
+		case sep:
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// docType converts a PHPDoc type to a descriptor; classes it names are passed
+// to emit. Generic containers contribute themselves and `Elem[]`.
+func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) string {
+	var alts []string
+	for _, a := range splitTop(strings.TrimSpace(t), '|') {
+		for _, b := range splitTop(a, '&') {
+			alts = append(alts, r.docAlt(strings.TrimSpace(b), inReturn, emit)...)
+		}
+	}
+	return strings.Join(alts, "|")
+}
+
+func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []string {
+	a = strings.TrimPrefix(a, "?")
+	if a == "" {
+		return nil
+	}
+	if strings.HasPrefix(a, "(") && strings.HasSuffix(a, ")[]") {
+		var out []string
+		for _, x := range splitTop(a[1:len(a)-3], '|') {
+			for _, d := range r.docAlt(strings.TrimSpace(x), inReturn, emit) {
+				out = append(out, d+"[]")
+			}
+		}
+		return out
+	}
+	if strings.HasSuffix(a, "[]") {
+		var out []string
+		for _, d := range r.docAlt(a[:len(a)-2], inReturn, emit) {
+			if !strings.HasSuffix(d, "[]") && d != "static" {
+				out = append(out, d+"[]")
+			}
+		}
+		return out
+	}
+	if k := strings.IndexByte(a, '<'); k > 0 && strings.HasSuffix(a, ">") {
+		base := a[:k]
+		args := splitTop(a[k+1:len(a)-1], ',')
+		var out []string
+		if !builtinTypes[fact.Lower(base)] {
+			out = append(out, r.docAlt(base, inReturn, emit)...)
+		}
+		last := strings.TrimSpace(args[len(args)-1])
+		if el := r.docType(last, inReturn, emit); el != "" {
+			for _, d := range strings.Split(el, "|") {
+				if !strings.HasSuffix(d, "[]") && d != "static" {
+					out = append(out, d+"[]")
+				}
+			}
+		}
+		return out
+	}
+	if strings.ContainsAny(a, "{}()<>'\" :=-") && !strings.HasPrefix(a, "$") {
+		return nil
+	}
+	switch fact.Lower(a) {
+	case "self", "static", "$this":
+		if inReturn {
+			return []string{"static"}
+		}
+		if r.cls != nil && r.cls.fq != "" {
+			return []string{`\` + r.cls.fq}
+		}
+		return nil
+	case "parent":
+		if r.cls != nil && r.cls.parent != "" {
+			return []string{`\` + r.cls.parent}
+		}
+		return nil
+	}
+	if builtinTypes[fact.Lower(a)] || !validName(a) {
+		return nil
+	}
+	fq := r.sc.class(a)
+	if emit != nil {
+		emit(fq)
+	}
+	return []string{`\` + fq}
+}
+
+// validName reports whether s looks like a PHP (qualified) name.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' || c == '_' || c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// paren wraps a descriptor with alternatives so steps apply to all of them.
+func paren(d string) string {
+	if strings.IndexByte(d, '|') >= 0 {
+		return "(" + d + ")"
+	}
+	return d
+}
+
+// step appends a step to a descriptor, or returns "" when d is unknown or the
+// result would be too long.
+func step(d, s string) string {
+	if d == "" || len(d)+len(s) > maxDesc {
+		return ""
+	}
+	return paren(d) + s
+}

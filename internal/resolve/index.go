@@ -1,0 +1,306 @@
+// This file builds the lookup tables of a resolution: declarations keyed by
+// lower-cased name, the class hierarchy from extends/implements/uses_trait
+// refs, member types from declaration facts, and member lookup through
+// parents, traits, interfaces and @mixin. Lookups are memoised, so resolving
+// is linear in the number of references.
+
+package resolve
+
+import (
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+type classInfo struct {
+	idx        int // node index
+	parents    []string
+	ifaces     []string
+	traits     []string
+	mixins     []string
+	methods    map[string][]int  // lower name -> method nodes
+	props      map[string][]int  // name without $ -> property nodes
+	consts     map[string][]int  // name -> constant nodes (incl. enum cases)
+	docMethods map[string]string // lower name -> return descriptor
+	docProps   map[string]string // name -> type descriptor
+	aliases    map[string]string // lower alias -> "\trait::method" or "method" (lower)
+}
+
+type resolver struct {
+	nodes         []fact.Node
+	byID          map[string]int
+	classes       map[string][]*classInfo // lower FQ name
+	classByID     map[string]*classInfo
+	funcs         map[string][]int // lower FQ name
+	consts        map[string][]int // FQ name
+	methodsByName map[string][]int // lower name
+	files         map[string]bool  // project paths
+	returns       map[string]string
+	propTypes     map[string]string
+	defines       map[string][]string
+	evalMemo      map[string][]string
+	lookMemo      map[string][]int
+	out           Output
+}
+
+func newResolver(nodes []fact.Node) *resolver {
+	r := &resolver{
+		nodes: nodes, byID: make(map[string]int, len(nodes)),
+		classes: map[string][]*classInfo{}, classByID: map[string]*classInfo{},
+		funcs: map[string][]int{}, consts: map[string][]int{}, methodsByName: map[string][]int{},
+		files: map[string]bool{}, returns: map[string]string{}, propTypes: map[string]string{},
+		defines: map[string][]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		r.byID[n.ID] = i
+		switch {
+		case n.Kind == fact.File:
+			r.files[n.Path] = true
+		case n.Kind.IsType():
+			c := &classInfo{idx: i, methods: map[string][]int{}, props: map[string][]int{}, consts: map[string][]int{}}
+			l := fact.Lower(n.QName)
+			r.classes[l] = append(r.classes[l], c)
+			r.classByID[n.ID] = c
+		case n.Kind == fact.Function:
+			l := fact.Lower(n.QName)
+			r.funcs[l] = append(r.funcs[l], i)
+		}
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		c := r.classByID[n.Parent]
+		switch n.Kind {
+		case fact.Method:
+			if c != nil {
+				l := fact.Lower(n.Name)
+				c.methods[l] = append(c.methods[l], i)
+				r.methodsByName[l] = append(r.methodsByName[l], i)
+			}
+		case fact.Property:
+			if c != nil {
+				c.props[n.Name] = append(c.props[n.Name], i)
+			}
+		case fact.Constant:
+			if c != nil {
+				c.consts[n.Name] = append(c.consts[n.Name], i)
+			} else {
+				r.consts[n.QName] = append(r.consts[n.QName], i)
+			}
+		}
+	}
+	return r
+}
+
+// declare reads the declaration facts among refs: hierarchy, member types,
+// PHPDoc members, trait aliases and define() values.
+func (r *resolver) declare(refs []fact.Ref) {
+	for i := range refs {
+		ref := &refs[i]
+		switch ref.Kind {
+		case fact.RefExtends, fact.RefImplements, fact.RefUsesTrait, fact.RefMixin, fact.RefDocMethod,
+			fact.RefDocProperty, fact.RefTraitAlias:
+			c := r.classByID[ref.From]
+			if c == nil {
+				continue
+			}
+			l := fact.Lower(ref.Name)
+			switch ref.Kind {
+			case fact.RefExtends:
+				if r.nodes[c.idx].Kind == fact.Interface {
+					c.ifaces = append(c.ifaces, l)
+				} else {
+					c.parents = append(c.parents, l)
+				}
+			case fact.RefImplements:
+				c.ifaces = append(c.ifaces, l)
+			case fact.RefUsesTrait:
+				c.traits = append(c.traits, l)
+			case fact.RefMixin:
+				c.mixins = append(c.mixins, l)
+			case fact.RefDocMethod:
+				if c.docMethods == nil {
+					c.docMethods = map[string]string{}
+				}
+				c.docMethods[l] = ref.Recv
+			case fact.RefDocProperty:
+				if c.docProps == nil {
+					c.docProps = map[string]string{}
+				}
+				c.docProps[ref.Name] = ref.Recv
+			case fact.RefTraitAlias:
+				if c.aliases == nil {
+					c.aliases = map[string]string{}
+				}
+				c.aliases[l] = fact.Lower(ref.Recv)
+			}
+		case fact.RefReturns:
+			r.returns[ref.From] = ref.Recv
+		case fact.RefPropType:
+			r.propTypes[ref.From] = ref.Recv
+		case fact.RefDefine:
+			r.defines[ref.Name] = append(r.defines[ref.Name], ref.Recv)
+		}
+	}
+}
+
+// hierarchyEdges emits overrides edges: a method overrides the method of the
+// same name it would otherwise inherit from a parent class or an interface
+// (which makes it an implementation of an interface or abstract method).
+func (r *resolver) hierarchyEdges() {
+	for _, defs := range r.classes {
+		for _, c := range defs {
+			for name, ms := range c.methods {
+				var targets []int
+				for _, p := range c.parents {
+					targets = append(targets, r.lookupMethod(p, name)...)
+				}
+				for _, p := range c.ifaces {
+					targets = append(targets, r.lookupMethod(p, name)...)
+				}
+				for _, m := range ms {
+					n := &r.nodes[m]
+					for _, t := range dedupInts(targets) {
+						if t == m {
+							continue
+						}
+						ref := fact.Ref{Kind: "overrides", Path: n.Path, Line: n.StartLine}
+						r.edge(fact.Overrides, n.ID, r.nodes[t].ID, &ref, fact.Stated, 1)
+					}
+				}
+			}
+		}
+	}
+}
+
+const maxDepth = 24
+
+// lookupMethod finds method name (lower-cased) on class (lower-cased FQ)
+// the way PHP does: own methods, then trait methods (with insteadof and as
+// aliases), then the parent chain; interfaces and @mixin classes last, for
+// abstract classes, interfaces and documented delegation.
+func (r *resolver) lookupMethod(class, name string) []int {
+	key := "m\x00" + class + "\x00" + name
+	if v, ok := r.lookMemo[key]; ok {
+		return v
+	}
+	r.lookMemo[key] = nil // cycle guard
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.methods[name] }, true)
+	r.lookMemo[key] = v
+	return v
+}
+
+func (r *resolver) lookup(class, name string, depth int, own func(*classInfo) []int, methods bool) []int {
+	if depth > maxDepth {
+		return nil
+	}
+	var out []int
+	for _, c := range r.classes[class] {
+		if v := own(c); len(v) > 0 {
+			out = append(out, v...)
+			continue
+		}
+		if methods {
+			if a, ok := c.aliases[name]; ok {
+				if t, m, ok := strings.Cut(a, "::"); ok {
+					if v := r.lookupMethod(strings.TrimPrefix(t, `\`), m); len(v) > 0 {
+						out = append(out, v...)
+						continue
+					}
+				} else if a != name {
+					var found []int
+					for _, t := range c.traits {
+						found = append(found, r.lookupMethod(t, a)...)
+					}
+					if len(found) > 0 {
+						out = append(out, found...)
+						continue
+					}
+				}
+			}
+		}
+		var found []int
+		for _, t := range c.traits {
+			found = append(found, r.lookup(t, name, depth+1, own, methods)...)
+		}
+		if len(found) == 0 {
+			for _, p := range c.parents {
+				found = append(found, r.lookup(p, name, depth+1, own, methods)...)
+			}
+		}
+		if len(found) == 0 {
+			for _, p := range c.ifaces {
+				found = append(found, r.lookup(p, name, depth+1, own, methods)...)
+			}
+		}
+		if len(found) == 0 {
+			for _, p := range c.mixins {
+				found = append(found, r.lookup(p, name, depth+1, own, methods)...)
+			}
+		}
+		out = append(out, found...)
+	}
+	return dedupInts(out)
+}
+
+func (r *resolver) lookupProp(class, name string) []int {
+	key := "p\x00" + class + "\x00" + name
+	if v, ok := r.lookMemo[key]; ok {
+		return v
+	}
+	r.lookMemo[key] = nil
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.props[name] }, false)
+	r.lookMemo[key] = v
+	return v
+}
+
+func (r *resolver) lookupConst(class, name string) []int {
+	key := "k\x00" + class + "\x00" + name
+	if v, ok := r.lookMemo[key]; ok {
+		return v
+	}
+	r.lookMemo[key] = nil
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.consts[name] }, false)
+	r.lookMemo[key] = v
+	return v
+}
+
+// docMember finds a PHPDoc-declared member through the hierarchy.
+func (r *resolver) docMember(class, name string, depth int, get func(*classInfo) (string, bool)) (string, bool) {
+	if depth > maxDepth {
+		return "", false
+	}
+	for _, c := range r.classes[class] {
+		if d, ok := get(c); ok {
+			return d, true
+		}
+		for _, list := range [][]string{c.traits, c.parents, c.ifaces, c.mixins} {
+			for _, p := range list {
+				if d, ok := r.docMember(p, name, depth+1, get); ok {
+					return d, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+func (r *resolver) hasDocMethod(class, name string) bool {
+	_, ok := r.docMember(class, name, 0, func(c *classInfo) (string, bool) { d, ok := c.docMethods[name]; return d, ok })
+	return ok
+}
+
+func (r *resolver) hasDocProp(class, name string) bool {
+	_, ok := r.docMember(class, name, 0, func(c *classInfo) (string, bool) { d, ok := c.docProps[name]; return d, ok })
+	return ok
+}
+
+func (r *resolver) docPropType(class, name string, depth int) string {
+	d, _ := r.docMember(class, name, depth, func(c *classInfo) (string, bool) { d, ok := c.docProps[name]; return d, ok })
+	return d
+}
+
+func (r *resolver) docMethodType(class, name string) string {
+	d, _ := r.docMember(class, name, 0, func(c *classInfo) (string, bool) { d, ok := c.docMethods[name]; return d, ok })
+	return d
+}

@@ -1,0 +1,210 @@
+// This file evaluates the type descriptors PHP extractors emit (grammar in
+// internal/lang/php/types.go) to sets of lower-cased class names, using
+// return and property types gathered across files. `static` binds to the
+// receiver, so fluent `return $this` / `static` / `self` chains keep their type.
+
+package resolve
+
+import (
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// maxTypes bounds a type set; a receiver with more alternatives is not proven.
+const maxTypes = 16
+
+// eval returns the classes (and `x[]` array types) desc may denote; ctx is
+// the class `static` stands for.
+func (r *resolver) eval(desc, ctx string, depth int) []string {
+	if desc == "" || depth > maxDepth {
+		return nil
+	}
+	key := desc + "\x00" + ctx
+	if v, ok := r.evalMemo[key]; ok {
+		return v
+	}
+	r.evalMemo[key] = nil // cycle guard
+	var out []string
+	for _, alt := range splitTop(desc) {
+		out = addTypes(out, r.evalAlt(alt, ctx, depth))
+	}
+	if len(out) > maxTypes {
+		out = nil
+	}
+	r.evalMemo[key] = out
+	return out
+}
+
+func addTypes(set, more []string) []string {
+	for _, m := range more {
+		dup := false
+		for _, s := range set {
+			if s == m {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			set = append(set, m)
+		}
+	}
+	return set
+}
+
+func splitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+func isStepStart(s string, i int) bool {
+	switch s[i] {
+	case '*':
+		return true
+	case '-':
+		return i+1 < len(s) && s[i+1] == '>'
+	case ':':
+		return i+1 < len(s) && s[i+1] == ':'
+	}
+	return false
+}
+
+func (r *resolver) evalAlt(s, ctx string, depth int) []string {
+	var set []string
+	i := 0
+	switch {
+	case s == "":
+		return nil
+	case s[0] == '(':
+		d := 0
+		j := 0
+		for j = 0; j < len(s); j++ {
+			if s[j] == '(' {
+				d++
+			} else if s[j] == ')' {
+				d--
+				if d == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(s) {
+			return nil
+		}
+		set = r.eval(s[1:j], ctx, depth+1)
+		i = j + 1
+	case s[0] == '\\':
+		j := 1
+		for j < len(s) && !isStepStart(s, j) {
+			j++
+		}
+		set = []string{fact.Lower(s[1:j])}
+		i = j
+	case s[0] == '@':
+		j := 1
+		for j < len(s) && !isStepStart(s, j) {
+			j++
+		}
+		for _, f := range strings.Split(s[1:j], ",") {
+			ids := r.funcs[fact.Lower(strings.TrimPrefix(f, `\`))]
+			for _, id := range ids {
+				set = addTypes(set, r.eval(r.returns[r.nodes[id].ID], "", depth+1))
+			}
+			if len(ids) > 0 {
+				break
+			}
+		}
+		i = j
+	case strings.HasPrefix(s, "static"):
+		if ctx != "" {
+			set = []string{ctx}
+		}
+		i = len("static")
+	default:
+		return nil
+	}
+	for i < len(s) && len(set) > 0 {
+		switch {
+		case s[i] == '*':
+			var next []string
+			for _, t := range set {
+				if strings.HasSuffix(t, "[]") {
+					next = addTypes(next, []string{t[:len(t)-2]})
+				}
+			}
+			set = next
+			i++
+		case strings.HasPrefix(s[i:], "->") || strings.HasPrefix(s[i:], "::"):
+			i += 2
+			static := false
+			if i < len(s) && s[i] == '$' {
+				static = true
+				i++
+			}
+			j := i
+			for j < len(s) && !isStepStart(s, j) && s[j] != '(' {
+				j++
+			}
+			name := s[i:j]
+			call := strings.HasPrefix(s[j:], "()")
+			if call {
+				j += 2
+			}
+			i = j
+			var next []string
+			for _, c := range set {
+				if strings.HasSuffix(c, "[]") {
+					continue
+				}
+				if call {
+					next = addTypes(next, r.methodType(c, fact.Lower(name), depth))
+				} else {
+					_ = static
+					next = addTypes(next, r.propType(c, name, depth))
+				}
+			}
+			set = next
+		default:
+			return nil
+		}
+	}
+	return set
+}
+
+func (r *resolver) methodType(class, name string, depth int) []string {
+	var out []string
+	ms := r.lookupMethod(class, name)
+	for _, m := range ms {
+		out = addTypes(out, r.eval(r.returns[r.nodes[m].ID], class, depth+1))
+	}
+	if len(ms) == 0 {
+		out = r.eval(r.docMethodType(class, name), class, depth+1)
+	}
+	return out
+}
+
+func (r *resolver) propType(class, name string, depth int) []string {
+	var out []string
+	ps := r.lookupProp(class, name)
+	for _, p := range ps {
+		out = addTypes(out, r.eval(r.propTypes[r.nodes[p].ID], class, depth+1))
+	}
+	if len(out) == 0 {
+		out = r.eval(r.docPropType(class, name, 0), class, depth+1)
+	}
+	return out
+}
