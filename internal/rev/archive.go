@@ -192,8 +192,8 @@ func buildReport(ctx context.Context, l Layout, ctl *control.Store, from, to str
 	renamedFrom := map[string]string{} // new path -> old path
 	for _, e := range entries {
 		if e.Kind == "rename" {
-			if _, gone := newBy[e.OldPath]; !gone {
-				continue
+			if _, still := newBy[e.OldPath]; still {
+				continue // the old path came back: not a rename after all
 			}
 			renamedFrom[e.Path] = e.OldPath
 		}
