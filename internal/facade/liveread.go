@@ -75,6 +75,8 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 		env.NotFound = true
 		if indexed {
 			env.Suggest = append(env.Suggest, Suggestion{Op: "code", Args: map[string]any{"path": path}, Why: "the file as indexed"})
+		} else {
+			env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(path)}, Why: "lexical search over names, signatures and comments"})
 		}
 		return s.done(ctx, env, snap, []string{path})
 	}
