@@ -35,6 +35,7 @@ type resolver struct {
 	consts        map[string][]int // FQ name
 	methodsByName map[string][]int // lower name
 	files         map[string]bool  // project paths
+	namespaces    map[string]bool  // lower-cased namespace names
 	returns       map[string]string
 	propTypes     map[string]string
 	defines       map[string][]string
@@ -48,7 +49,7 @@ func newResolver(nodes []fact.Node) *resolver {
 		nodes: nodes, byID: make(map[string]int, len(nodes)),
 		classes: map[string][]*classInfo{}, classByID: map[string]*classInfo{},
 		funcs: map[string][]int{}, consts: map[string][]int{}, methodsByName: map[string][]int{},
-		files: map[string]bool{}, returns: map[string]string{}, propTypes: map[string]string{},
+		files: map[string]bool{}, namespaces: map[string]bool{}, returns: map[string]string{}, propTypes: map[string]string{},
 		defines: map[string][]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
 	}
 	for i := range nodes {
@@ -57,6 +58,15 @@ func newResolver(nodes []fact.Node) *resolver {
 		switch {
 		case n.Kind == fact.File:
 			r.files[n.Path] = true
+		case n.Kind == fact.Namespace:
+			for l := fact.Lower(n.QName); l != ""; {
+				r.namespaces[l] = true
+				k := strings.LastIndexByte(l, '\\')
+				if k < 0 {
+					break
+				}
+				l = l[:k]
+			}
 		case n.Kind.IsType():
 			c := &classInfo{idx: i, methods: map[string][]int{}, props: map[string][]int{}, consts: map[string][]int{}}
 			l := fact.Lower(n.QName)

@@ -225,6 +225,9 @@ func (r *resolver) resolve(ref *fact.Ref) outcome {
 func (r *resolver) classTarget(ref *fact.Ref, kind fact.EdgeKind) outcome {
 	defs := r.classes[fact.Lower(ref.Name)]
 	if len(defs) == 0 {
+		if kind == fact.Imports && r.namespaces[fact.Lower(ref.Name)] {
+			return skip // `use A\B as C` naming a namespace
+		}
 		if builtins().classes[fact.Lower(ref.Name)] {
 			return external
 		}
