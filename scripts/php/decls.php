@@ -72,6 +72,7 @@ final class Decls
     {
         $stack = [];
         foreach ($this->t as $i => [$id, $text]) {
+            $text = $id < 256 ? $text : '';
             if ($text === '(' || $text === '[' || $text === '{' || $id === T_ATTRIBUTE
                 || $id === T_CURLY_OPEN || $id === T_DOLLAR_OPEN_CURLY_BRACES) {
                 $stack[] = $i;
@@ -93,6 +94,12 @@ final class Decls
     private function text(int $i): string
     {
         return $this->t[$i][1] ?? '';
+    }
+
+    /** The character of a one-character token, or '' (string parts such as ")" are not punctuation). */
+    private function punct(int $i): string
+    {
+        return $this->id($i) >= 0 && $this->id($i) < 256 ? $this->t[$i][1] : '';
     }
 
     private function startLine(int $i): int
@@ -129,7 +136,7 @@ final class Decls
     private function skipStatement(int $i, int $end): int
     {
         for (; $i < $end; $i++) {
-            $text = $this->text($i);
+            $text = $this->punct($i);
             if ($text === ';' || $this->id($i) === T_CLOSE_TAG) {
                 return $i + 1;
             }
@@ -146,7 +153,7 @@ final class Decls
     private function findAtDepth(int $i, int $end, array $stops): int
     {
         for (; $i < $end; $i++) {
-            $text = $this->text($i);
+            $text = $this->punct($i);
             if (in_array($text, $stops, true) || ($this->id($i) === T_CLOSE_TAG && in_array(';', $stops, true))) {
                 return $i;
             }
@@ -164,7 +171,7 @@ final class Decls
         while ($j >= 0) {
             if ($modifiers && in_array($this->id($j), MODIFIERS, true)) {
                 $j--;
-            } elseif ($this->text($j) === ']' && isset($this->match[$j]) && $this->id($this->match[$j]) === T_ATTRIBUTE) {
+            } elseif ($this->punct($j) === ']' && isset($this->match[$j]) && $this->id($this->match[$j]) === T_ATTRIBUTE) {
                 $j = $this->match[$j] - 1;
             } else {
                 break;
@@ -193,7 +200,7 @@ final class Decls
                     $name = $this->text($next);
                     $next++;
                 }
-                if ($this->text($next) === '{') {
+                if ($this->punct($next) === '{') {
                     $close = $this->close($next);
                     $this->emit('namespace', $name === '' ? '\\' : $name, $this->startLine($i), $this->endLine($close), $i);
                     $saved = $this->ns;
@@ -212,7 +219,7 @@ final class Decls
                 $i = $next;
                 continue;
             }
-            if ($id === T_USE && $this->text($i + 1) !== '(') {
+            if ($id === T_USE && $this->punct($i + 1) !== '(') {
                 $i = $this->skipStatement($i, $end) - 1;
                 continue;
             }
@@ -251,7 +258,7 @@ final class Decls
             return $i;
         }
         $open = $this->findAtDepth($i + 1, $end, ['{', ';']);
-        if ($this->text($open) !== '{') {
+        if ($this->punct($open) !== '{') {
             return $i;
         }
         $close = $this->close($open);
@@ -280,11 +287,11 @@ final class Decls
                 break;
             }
             $id = $this->id($i);
-            if ($this->text($i) === ';' && $i === $start) {
+            if ($this->punct($i) === ';' && $i === $start) {
                 $i++;
             } elseif ($id === T_USE) {
                 $stop = $this->findAtDepth($i, $end, [';', '{']);
-                $i = $this->text($stop) === '{' ? $this->close($stop) + 1 : $stop + 1;
+                $i = $this->punct($stop) === '{' ? $this->close($stop) + 1 : $stop + 1;
             } elseif ($id === T_CASE) {
                 $semi = $this->findAtDepth($i, $end, [';']);
                 if ($class !== null && self::isName($this->text($i + 1))) {
@@ -310,19 +317,19 @@ final class Decls
         }
         $name = $this->text($n);
         $paren = $n + 1;
-        if ($this->text($paren) !== '(') {
+        if ($this->punct($paren) !== '(') {
             return $this->skipStatement($i, $end);
         }
         $closeParen = $this->close($paren);
         $stop = $this->findAtDepth($closeParen + 1, $end, ['{', ';']);
-        $last = $this->text($stop) === '{' ? $this->close($stop) : min($stop, $end - 1);
+        $last = $this->punct($stop) === '{' ? $this->close($stop) : min($stop, $end - 1);
         if ($class !== null) {
             $this->emit('method', $class . '::' . $name, $this->startLine($start), $this->endLine($last), $start);
             if (strtolower($name) === '__construct') {
                 $this->promoted($paren, $closeParen, $class);
             }
         }
-        if ($this->text($stop) === '{') {
+        if ($this->punct($stop) === '{') {
             $this->code($stop + 1, $last, false);
         }
         return $last + 1;
@@ -362,12 +369,12 @@ final class Decls
         if ($this->text($n) === '&') {
             $n++;
         }
-        if (!self::isName($this->text($n)) || $this->text($n + 1) !== '(') {
+        if (!self::isName($this->text($n)) || $this->punct($n + 1) !== '(') {
             return;
         }
         $close = $this->close($n + 1);
         $stop = $this->findAtDepth($close + 1, count($this->t), ['{', ';']);
-        $last = $this->text($stop) === '{' ? $this->close($stop) : $stop;
+        $last = $this->punct($stop) === '{' ? $this->close($stop) : $stop;
         $start = $this->declStart($i, false);
         $this->emit('function', $this->qualify($this->text($n)), $this->startLine($start), $this->endLine($last), $start);
     }
@@ -402,7 +409,7 @@ final class Decls
     private function properties(int $i, int $end, int $start, ?string $class): int
     {
         $semi = $this->findAtDepth($i, $end, [';', '{']);
-        if ($this->text($semi) === '{') { // not a property statement we understand
+        if ($this->punct($semi) === '{') { // not a property statement we understand
             return $this->close($semi) + 1;
         }
         $elements = [];
@@ -437,14 +444,14 @@ final class Decls
         if (in_array($prev, [T_OBJECT_OPERATOR, T_NULLSAFE_OBJECT_OPERATOR, T_DOUBLE_COLON, T_FUNCTION, T_NEW, T_CONST], true)) {
             return;
         }
-        if ($this->text($i + 1) !== '(') {
+        if ($this->punct($i + 1) !== '(') {
             return;
         }
         $a = $i + 2;
-        if (self::isName($this->text($a)) && $this->text($a + 1) === ':') {
+        if (self::isName($this->text($a)) && $this->punct($a + 1) === ':') {
             $a += 2; // named argument
         }
-        if ($this->id($a) !== T_CONSTANT_ENCAPSED_STRING || !in_array($this->text($a + 1), [',', ')'], true)) {
+        if ($this->id($a) !== T_CONSTANT_ENCAPSED_STRING || !in_array($this->punct($a + 1), [',', ')'], true)) {
             return;
         }
         $lit = $this->text($a);
