@@ -110,6 +110,9 @@ func schemaOptions() *jsonschema.ForOptions {
 
 // handler runs one operation. A panic becomes an error for this call only.
 func handler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {

@@ -1,0 +1,327 @@
+package mcpserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragraf/ragraf/internal/facade"
+)
+
+var binary string
+
+// TestMain builds ragraf once for the tests that run it as a process.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ragraf-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "ragraf")
+	out, err := exec.Command("go", "build", "-o", binary, "github.com/ragraf/ragraf/cmd/ragraf").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building ragraf: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var exampleApp = map[string]string{
+	"src/Cart.php": `<?php
+namespace App;
+
+/**
+ * A shopping cart that holds items.
+ */
+class Cart extends Base implements \Countable
+{
+    private array $items = [];
+
+    /** Adds an item to the cart. */
+    public function addItem(Item $item): void
+    {
+        $this->items[] = $item;
+        log_event('add');
+    }
+
+    public function count(): int
+    {
+        return count($this->items);
+    }
+}
+`,
+	"src/Base.php": `<?php
+namespace App;
+
+abstract class Base
+{
+    // shared behaviour
+    protected function touch(): void {}
+}
+
+function log_event(string $name): void
+{
+    echo $name;
+}
+`,
+	"src/Item.php": `<?php
+namespace App;
+
+final class Item
+{
+    public function __construct(public string $sku, public int $price) {}
+}
+`,
+	"src/Checkout.php": `<?php
+namespace App;
+
+class Checkout
+{
+    public function run(Cart $cart): int
+    {
+        $cart->addItem(new Item('x', 1));
+        return $cart->count();
+    }
+}
+`,
+}
+
+func run(t *testing.T, dir string, args ...string) ([]byte, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), code
+}
+
+func newProject(t *testing.T) string {
+	root := t.TempDir()
+	for p, c := range exampleApp {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, code := run(t, root, "index"); code != 0 {
+		t.Fatalf("index: %d %s", code, out)
+	}
+	return root
+}
+
+func connect(t *testing.T, ctx context.Context, root string) *mcp.ClientSession {
+	cmd := exec.Command(binary, "mcp", "--project", root)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// requests are one call per operation on the example app.
+var requests = []struct{ op, args string }{
+	{"status", `{}`},
+	{"symbol", `{"name":"addItem"}`},
+	{"symbol", `{"name":"Nope"}`},
+	{"outline", `{"path":"src/Cart.php"}`},
+	{"references", `{"qname":"App\\Cart"}`},
+	{"implementations", `{"qname":"App\\Base"}`},
+	{"callers", `{"qname":"App\\Cart::addItem"}`},
+	{"callees", `{"qname":"App\\Checkout::run"}`},
+	{"impact", `{"qname":"App\\Cart::addItem","depth":2}`},
+	{"impact", `{"path":"src/Base.php"}`},
+	{"repo_map", `{"budget_tokens":200}`},
+	{"search", `{"query":"add item cart"}`},
+	{"code", `{"qname":"App\\Cart::addItem"}`},
+	{"live_read", `{"path":"src/Cart.php","start_line":1,"end_line":10}`},
+	{"revisions", `{}`},
+	{"symbol", `{"name":"MATCH (n) RETURN n"}`},
+	{"outline", `{"path":"../outside.php"}`},
+	{"symbol", `{"name":"Cart","unknown":true}`},
+}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	if len(res.Content) != 1 {
+		t.Fatalf("%d content items", len(res.Content))
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+func TestFT22_CLIMatchesMCP(t *testing.T) {
+	root := newProject(t)
+	ctx := context.Background()
+	cs := connect(t, ctx, root)
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != len(facade.Ops()) {
+		t.Errorf("%d tools for %d operations", len(tools.Tools), len(facade.Ops()))
+	}
+	for _, tl := range tools.Tools {
+		if !strings.HasPrefix(tl.Name, "ragraf_") || !strings.Contains(tl.Description, "Example:") || tl.OutputSchema == nil {
+			t.Errorf("tool %s: name, example or output schema missing", tl.Name)
+		}
+	}
+	var facts []facade.Fact
+	for _, r := range requests {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_" + r.op, Arguments: json.RawMessage(r.args)})
+		if err != nil {
+			t.Fatalf("%s: %v", r.op, err)
+		}
+		cli, code := run(t, root, "query", r.op, "--args", r.args)
+		if got := text(t, res); got != string(cli) {
+			t.Errorf("%s %s: MCP and CLI differ\nMCP: %s\nCLI: %s", r.op, r.args, got, cli)
+		}
+		if res.IsError != (code != 0) {
+			t.Errorf("%s %s: isError %v, exit code %d", r.op, r.args, res.IsError, code)
+		}
+		if res.IsError {
+			if !strings.Contains(string(cli), `"code": "E_`) || code != 2 {
+				t.Errorf("%s %s: error answer %s exit %d", r.op, r.args, cli, code)
+			}
+			continue
+		}
+		sc, _ := json.Marshal(res.StructuredContent)
+		var a, b any
+		json.Unmarshal(sc, &a)
+		json.Unmarshal(cli, &b)
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("%s: structured content differs from the CLI answer", r.op)
+		}
+		if r.op != "live_read" {
+			var env struct{ Result any }
+			json.Unmarshal(cli, &env)
+			facts = append(facts, facade.CollectFacts(env.Result)...)
+		}
+	}
+	// FT-17 on the real index: every cited line exists in the indexed file
+	svc, err := facade.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	if len(facts) < 20 {
+		t.Fatalf("only %d facts", len(facts))
+	}
+	errs, err := svc.CheckFacts(ctx, facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+	// text output is a table
+	out, code := run(t, root, "query", "outline", "--path", "src/Cart.php", "--format", "text")
+	if code != 0 || !strings.Contains(string(out), "src/Cart.php:12") {
+		t.Errorf("text format: %d %s", code, out)
+	}
+}
+
+func TestMCPConcurrentCallsAndNewRevision(t *testing.T) {
+	root := newProject(t)
+	ctx := context.Background()
+	cs := connect(t, ctx, root)
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			r := requests[i%len(requests)]
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_" + r.op, Arguments: json.RawMessage(r.args)})
+			if err != nil {
+				errs <- err
+			} else if len(res.Content) != 1 {
+				errs <- fmt.Errorf("%s: no content", r.op)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// a new revision is used by the next call, without restarting the server
+	if err := os.WriteFile(filepath.Join(root, "src", "Coupon.php"), []byte("<?php\nnamespace App;\nclass Coupon {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := run(t, root, "index"); code != 0 {
+		t.Fatalf("index: %s", out)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_symbol", Arguments: map[string]any{"name": "Coupon"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env facade.Envelope
+	if err := json.Unmarshal([]byte(text(t, res)), &env); err != nil {
+		t.Fatal(err)
+	}
+	if env.IndexRev != "rev-0002" || env.NotFound {
+		t.Errorf("after reindex: %s not_found=%v", env.IndexRev, env.NotFound)
+	}
+}
+
+func TestMCPStreamableHTTP(t *testing.T) {
+	root := newProject(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "mcp", "--project", root, "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(line, "http://")
+	if i < 0 {
+		t.Fatalf("no address in %q", line)
+	}
+	url := strings.TrimSpace(line[i:])
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_symbol", Arguments: map[string]any{"name": "Cart"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, _ := run(t, root, "query", "symbol", "--name", "Cart")
+	if text(t, res) != string(cli) {
+		t.Errorf("HTTP answer differs from the CLI:\n%s\n%s", text(t, res), cli)
+	}
+}
