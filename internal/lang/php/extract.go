@@ -495,12 +495,26 @@ func (w *walker) define(n *sitter.Node, parent string) {
 		return
 	}
 	args := n.ChildByFieldName("arguments")
-	if args == nil || args.NamedChildCount() == 0 {
+	if args == nil {
 		return
 	}
-	first := args.NamedChild(0)
-	if first.Kind() == "argument" && first.NamedChildCount() > 0 {
-		first = first.NamedChild(first.NamedChildCount() - 1)
+	// the first argument's value, past comments and an argument name
+	var first *sitter.Node
+	for i := uint(0); i < args.NamedChildCount() && first == nil; i++ {
+		if c := args.NamedChild(i); c.Kind() != "comment" {
+			first = c
+		}
+	}
+	if first == nil {
+		return
+	}
+	if first.Kind() == "argument" {
+		for i := first.NamedChildCount(); i > 0; i-- {
+			if c := first.NamedChild(i - 1); c.Kind() != "comment" {
+				first = c
+				break
+			}
+		}
 	}
 	name, ok := stringLiteral(w.text(first), first.Kind())
 	if !ok || name == "" {
