@@ -65,6 +65,7 @@ namespace {
     define('GLOBAL_X', 1);
     \define('GLOBAL_Y', 2);
     define("DQ", 3);
+    define(/* name */ 'COMMENTED', 4);
 }
 `},
 	{"attributes_and_modifiers", `<?php
