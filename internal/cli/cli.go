@@ -135,6 +135,9 @@ func newRootCmd(io IO) *cobra.Command {
 		newVersionCmd(io),
 		newQueryCmd(io, g),
 		newMCPCmd(io, g),
+		newReindexCmd(io, g),
+		newHookCmd(io, g),
+		newDriftCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))
