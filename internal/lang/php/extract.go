@@ -188,7 +188,7 @@ func (w *walker) namespace(n *sitter.Node) {
 	nameNode := n.ChildByFieldName("name")
 	name := ""
 	if nameNode != nil {
-		name = strings.TrimPrefix(w.text(nameNode), `\`)
+		name = strings.TrimPrefix(w.clean(nameNode), `\`)
 	}
 	body := n.ChildByFieldName("body")
 	w.closeNamespace(n)
@@ -283,7 +283,7 @@ func (w *walker) classLike(n *sitter.Node, parent string) {
 	if nameNode == nil {
 		return
 	}
-	name := w.text(nameNode)
+	name := w.clean(nameNode)
 	qname := w.qualify(name)
 	props := w.modifiers(n)
 	sig := w.classSignature(n, kind, name, props)
@@ -321,7 +321,7 @@ func (w *walker) function(n *sitter.Node, parent string) {
 	if nameNode == nil {
 		return
 	}
-	name := w.text(nameNode)
+	name := w.clean(nameNode)
 	props := map[string]string{}
 	sig := w.funcSignature(n, name, props)
 	id := w.add(n, fact.Function, name, w.qualify(name), parent, sig, props)
@@ -333,7 +333,7 @@ func (w *walker) method(n *sitter.Node, classID, classQName string) {
 	if nameNode == nil {
 		return
 	}
-	name := w.text(nameNode)
+	name := w.clean(nameNode)
 	props := w.modifiers(n)
 	if props["visibility"] == "" {
 		props["visibility"] = "public"
@@ -369,7 +369,7 @@ func (w *walker) promoted(n *sitter.Node, classID, classQName string) {
 		if nameNode == nil {
 			continue
 		}
-		name := strings.TrimPrefix(w.text(nameNode), "&")
+		name := strings.TrimPrefix(w.clean(nameNode), "&")
 		props := map[string]string{"promoted": "true"}
 		if v := p.ChildByFieldName("visibility"); v != nil {
 			props["visibility"] = strings.ToLower(w.text(v))
@@ -405,7 +405,7 @@ func (w *walker) properties(n *sitter.Node, classID, classQName string) {
 		if nameNode == nil {
 			continue
 		}
-		name := w.text(nameNode)
+		name := w.clean(nameNode)
 		props := copyProps(mods)
 		if typ != "" {
 			props["type"] = typ
@@ -458,7 +458,7 @@ func (w *walker) constants(n *sitter.Node, parent, classQName string) {
 		if nameNode == nil {
 			continue
 		}
-		name := w.text(nameNode)
+		name := w.clean(nameNode)
 		qname := w.qualify(name)
 		if classQName != "" {
 			qname = classQName + "::" + name
@@ -481,7 +481,7 @@ func (w *walker) enumCase(n *sitter.Node, enumID, enumQName string) {
 	if nameNode == nil {
 		return
 	}
-	name := w.text(nameNode)
+	name := w.clean(nameNode)
 	props := map[string]string{"enum_case": "true"}
 	w.add(n, fact.Constant, name, enumQName+"::"+name, enumID, strings.TrimSuffix(w.clean(n), ";"), props)
 }
