@@ -135,9 +135,7 @@ func newRootCmd(io IO) *cobra.Command {
 		newVersionCmd(io),
 		newQueryCmd(io, g),
 		newMCPCmd(io, g),
-		newReindexCmd(io, g),
-		newHookCmd(io, g),
-		newDriftCmd(io, g),
+		newEvalCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))

@@ -411,6 +411,9 @@ func (r *resolver) dynamicCall(ref *fact.Ref) outcome {
 			return r.unresolvedRef(ref, ref.Name, "callback function not found")
 		}
 		for _, i := range ids {
+			// the callable names its function: a proven reference, a
+			// heuristic call (whether and when it runs is not known)
+			r.edge(fact.References, ref.From, r.nodes[i].ID, ref, fact.Stated, 1)
 			r.edge(fact.CallsHeuristic, ref.From, r.nodes[i].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(ids)))
 		}
 		return derived
@@ -423,6 +426,7 @@ func (r *resolver) dynamicCall(ref *fact.Ref) outcome {
 	targets = dedupInts(targets)
 	if len(targets) > 0 {
 		for _, t := range targets {
+			r.edge(fact.References, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
 			r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(targets)))
 		}
 		return derived

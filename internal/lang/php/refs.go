@@ -450,10 +450,10 @@ func (r *refWalker) classLike(n *sitter.Node) {
 		}
 	}
 	r.cls = ctx
-	if doc := r.docBefore(n); doc != "" {
+	if doc, dl := r.docBefore(n); doc != "" {
 		ln := line(n.StartPosition())
 		for _, t := range docTags(doc) {
-			emit := func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") }
+			emit := func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") }
 			switch t.tag {
 			case "property":
 				if t.name != "" {
@@ -506,10 +506,10 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 		d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
 	}
 	ln := line(m.StartPosition())
-	if doc := r.docBefore(m); doc != "" {
+	if doc, dl := r.docBefore(m); doc != "" {
 		for _, t := range docTags(doc) {
 			if t.tag == "var" {
-				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") })
+				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
 				d = union(d, dd)
 			}
 		}
@@ -598,17 +598,17 @@ func (r *refWalker) traitUse(m *sitter.Node) {
 	}
 }
 
-// docBefore returns the docblock right before n, or "".
-func (r *refWalker) docBefore(n *sitter.Node) string {
+// docBefore returns the docblock right before n and its first line, or "".
+func (r *refWalker) docBefore(n *sitter.Node) (string, int) {
 	p := n.PrevSibling()
 	if p == nil || p.Kind() != "comment" {
-		return ""
+		return "", 0
 	}
 	t := r.text(p)
 	if !strings.HasPrefix(t, "/**") {
-		return ""
+		return "", 0
 	}
-	return t
+	return t, line(p.StartPosition())
 }
 
 // function walks a function or method: parameters and return types give
@@ -622,9 +622,9 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 	ln := line(n.StartPosition())
 	docRet := ""
 	docParams := map[string]string{}
-	if doc := r.docBefore(n); doc != "" {
+	if doc, dl := r.docBefore(n); doc != "" {
 		for _, t := range docTags(doc) {
-			d := r.docType(t.typ, t.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") })
+			d := r.docType(t.typ, t.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
 			switch t.tag {
 			case "return":
 				docRet = d
@@ -991,7 +991,7 @@ func (r *refWalker) inlineVar(n *sitter.Node) {
 		if tag.tag != "var" {
 			continue
 		}
-		d := r.docType(tag.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln, "", "") })
+		d := r.docType(tag.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln+tag.line, "", "") })
 		name := tag.name
 		if name == "" {
 			// `/** @var Foo */ $x = …`: the next statement's assigned variable

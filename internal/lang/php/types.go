@@ -73,13 +73,14 @@ type docTag struct {
 	tag  string // param, var, return, property, method, mixin
 	typ  string // the type text
 	name string // variable, property or method name without $; "" when absent
+	line int    // 0-based line of the tag inside the docblock
 }
 
 // docTags reads the typed tags of a docblock. It keeps the type and the name
 // only; descriptions are dropped here.
 func docTags(doc string) []docTag {
 	var out []docTag
-	for _, ln := range strings.Split(doc, "\n") {
+	for li, ln := range strings.Split(doc, "\n") {
 		i := strings.Index(ln, "@")
 		if i < 0 {
 			continue
@@ -106,7 +107,7 @@ func docTags(doc string) []docTag {
 			if k := strings.LastIndexAny(head, " \t"); k >= 0 {
 				typ, name = strings.TrimSpace(head[:k]), head[k+1:]
 			}
-			out = append(out, docTag{tag: "method", typ: typ, name: name})
+			out = append(out, docTag{tag: "method", typ: typ, name: name, line: li})
 			continue
 		}
 		typ, after := splitDocType(rest)
@@ -124,7 +125,7 @@ func docTags(doc string) []docTag {
 		if strings.HasPrefix(tag, "property") {
 			tag = "property"
 		}
-		out = append(out, docTag{tag: tag, typ: typ, name: name})
+		out = append(out, docTag{tag: tag, typ: typ, name: name, line: li})
 	}
 	return out
 }

@@ -1,0 +1,510 @@
+// Package lsp measures ragraf's semantic answers against an independent
+// language server: it starts the server over stdio on an indexed corpus,
+// samples declarations deterministically, asks the server for references at
+// each declaration and for the definition at ragraf's use sites, and reports
+// precision, recall and definition agreement with every disagreement.
+//
+// client.go is the JSON-RPC client; this file samples, asks and scores.
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/rev"
+	"github.com/ragraf/ragraf/internal/store/graph"
+)
+
+// Options configure one evaluation.
+type Options struct {
+	Server  string        // shell command that starts the server on stdio
+	Corpus  string        // indexed project directory
+	Sample  int           // declarations sampled
+	Seed    uint64        // sampling seed
+	Timeout time.Duration // longest wait for the server's indexing
+	Stderr  io.Writer     // server stderr
+	Config  json.RawMessage
+}
+
+// SetDefaults fills zero fields.
+func (o *Options) SetDefaults() {
+	if o.Sample == 0 {
+		o.Sample = 200
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 10 * time.Minute
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Config == nil {
+		// intelephense: index big generated files too, as ragraf does
+		o.Config = json.RawMessage(`{"files":{"maxSize":10000000},"diagnostics":{"enable":false}}`)
+	}
+}
+
+// Score counts one symbol kind's agreement.
+type Score struct {
+	Symbols     int     `json:"symbols"`
+	Agree       int     `json:"refs_agree"`  // use sites both report
+	Ragraf      int     `json:"refs_ragraf"` // use sites ragraf reports
+	Server      int     `json:"refs_server"` // use sites the server reports
+	DefAsked    int     `json:"defs_asked"`
+	DefAgree    int     `json:"defs_agree"`
+	Precision   float64 `json:"precision"`
+	Recall      float64 `json:"recall"`
+	DefAgreeing float64 `json:"definition_agreement"`
+}
+
+func (s *Score) finish() {
+	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+// Disagreement is one place where ragraf and the server differ.
+type Disagreement struct {
+	What   string `json:"what"` // missing (server only), extra (ragraf only), definition
+	Symbol string `json:"symbol"`
+	Kind   string `json:"kind"`
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Detail string `json:"detail"`
+}
+
+// Report is the outcome of an evaluation.
+type Report struct {
+	Server        string            `json:"server"`
+	Corpus        string            `json:"corpus"`
+	Revision      string            `json:"revision"`
+	Seed          uint64            `json:"seed"`
+	Total         Score             `json:"total"`
+	ByKind        map[string]*Score `json:"by_kind"`
+	Disagreements []Disagreement    `json:"disagreements"`
+}
+
+// refEdgeKinds are the edges that count as references of a declaration.
+var refEdgeKinds = []string{
+	string(fact.Calls), string(fact.References), string(fact.Instantiates), string(fact.Extends),
+	string(fact.Implements), string(fact.UsesTrait), string(fact.Imports),
+}
+
+type site struct {
+	path string
+	line int
+}
+
+// Run evaluates the corpus against the server.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	opts.SetDefaults()
+	root, err := filepath.Abs(opts.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	l := rev.Layout{Root: root}
+	name, err := l.CurrentRev()
+	if err != nil {
+		return nil, fmt.Errorf("corpus %s must be indexed first: %w", root, err)
+	}
+	st, err := graph.Open(ctx, filepath.Join(l.Rev(name), rev.GraphDB))
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	sample, err := sampleNodes(ctx, st, opts.Sample, opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Start(ctx, opts.Server, root, opts.Config, opts.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	rootURI := fileURI(root)
+	init := map[string]any{
+		"processId": nil, "rootUri": rootURI, "rootPath": root,
+		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(root)}},
+		"capabilities": map[string]any{
+			"workspace": map[string]any{"configuration": true, "workspaceFolders": true},
+			"window":    map[string]any{"workDoneProgress": true},
+		},
+		"initializationOptions": map[string]any{"storagePath": filepath.Join(os.TempDir(), "ragraf-eval-lsp"), "clearCache": true},
+	}
+	if err := c.Call(ctx, "initialize", init, nil); err != nil {
+		return nil, err
+	}
+	if err := c.Notify("initialized", map[string]any{}); err != nil {
+		return nil, err
+	}
+	if err := c.WaitIndexed(ctx, opts.Timeout, 2*time.Second); err != nil {
+		return nil, err
+	}
+	e := &evaluator{c: c, root: root, st: st, files: map[string][]string{}, opened: map[string]bool{}}
+	rep := &Report{Server: opts.Server, Corpus: root, Revision: name, Seed: opts.Seed, ByKind: map[string]*Score{}}
+	for _, n := range sample {
+		kind := kindOf(n.Kind)
+		s := rep.ByKind[kind]
+		if s == nil {
+			s = &Score{}
+			rep.ByKind[kind] = s
+		}
+		if err := e.symbol(ctx, n, kind, s, rep); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range rep.ByKind {
+		s.finish()
+		rep.Total.Symbols += s.Symbols
+		rep.Total.Agree += s.Agree
+		rep.Total.Ragraf += s.Ragraf
+		rep.Total.Server += s.Server
+		rep.Total.DefAsked += s.DefAsked
+		rep.Total.DefAgree += s.DefAgree
+	}
+	rep.Total.finish()
+	return rep, nil
+}
+
+func kindOf(k fact.NodeKind) string {
+	if k.IsType() {
+		return "class"
+	}
+	return string(k)
+}
+
+// sampleNodes picks n declarations (classes, methods, functions, constants)
+// in a seed-determined order that does not depend on the build.
+func sampleNodes(ctx context.Context, st *graph.Store, n int, seed uint64) ([]fact.Node, error) {
+	all, err := st.AllNodes(ctx, fact.Class, fact.Interface, fact.Trait, fact.Enum, fact.Method, fact.Function, fact.Constant)
+	if err != nil {
+		return nil, err
+	}
+	var nodes []fact.Node
+	for _, nd := range all {
+		if nd.Lang != "php" || nd.Kind == fact.Method && strings.HasPrefix(nd.Name, "__") {
+			continue
+		}
+		nodes = append(nodes, nd)
+	}
+	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+	if len(nodes) > n {
+		nodes = nodes[:n]
+	}
+	return nodes, nil
+}
+
+type evaluator struct {
+	c      *Client
+	root   string
+	st     *graph.Store
+	files  map[string][]string
+	opened map[string]bool
+}
+
+func (e *evaluator) lines(p string) []string {
+	if l, ok := e.files[p]; ok {
+		return l
+	}
+	b, err := os.ReadFile(filepath.Join(e.root, filepath.FromSlash(p)))
+	var l []string
+	if err == nil {
+		l = strings.Split(string(b), "\n")
+	}
+	e.files[p] = l
+	return l
+}
+
+func (e *evaluator) open(p string) error {
+	if e.opened[p] {
+		return nil
+	}
+	e.opened[p] = true
+	b, err := os.ReadFile(filepath.Join(e.root, filepath.FromSlash(p)))
+	if err != nil {
+		return nil
+	}
+	return e.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(p))), "languageId": "php", "version": 1, "text": string(b)}})
+}
+
+// position finds name as a whole word on line ln (1-based) of p, from byte
+// column from, and returns the LSP position (UTF-16 column).
+func (e *evaluator) position(p string, ln int, name string) (map[string]any, bool) {
+	lines := e.lines(p)
+	if ln < 1 || ln > len(lines) {
+		return nil, false
+	}
+	text := lines[ln-1]
+	col := wordIndex(text, name)
+	if col < 0 {
+		return nil, false
+	}
+	return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
+}
+
+func wordIndex(text, name string) int {
+	lt, ln := strings.ToLower(text), strings.ToLower(name)
+	for off := 0; ; {
+		i := strings.Index(lt[off:], ln)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len(ln)
+		if (i == 0 || !wordByte(lt[i-1])) && (end >= len(lt) || !wordByte(lt[end])) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+func wordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
+}
+
+// declPosition finds the declared name of n: the first line of its range
+// (after attributes) that holds the name as a word.
+func (e *evaluator) declPosition(n fact.Node) (map[string]any, bool) {
+	name := n.Name
+	for ln := n.StartLine; ln <= n.EndLine && ln < n.StartLine+20; ln++ {
+		if t := strings.TrimSpace(e.lineText(n.Path, ln)); strings.HasPrefix(t, "#[") {
+			continue
+		}
+		if p, ok := e.position(n.Path, ln, name); ok {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+func (e *evaluator) lineText(p string, ln int) string {
+	l := e.lines(p)
+	if ln < 1 || ln > len(l) {
+		return ""
+	}
+	return l[ln-1]
+}
+
+type location struct {
+	URI       string `json:"uri"`
+	TargetURI string `json:"targetUri"`
+	Range     struct {
+		Start struct {
+			Line int `json:"line"`
+		} `json:"start"`
+		End struct {
+			Line int `json:"line"`
+		} `json:"end"`
+	} `json:"range"`
+	TargetRange struct {
+		Start struct {
+			Line int `json:"line"`
+		} `json:"start"`
+	} `json:"targetSelectionRange"`
+}
+
+func (e *evaluator) rel(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	r, err := filepath.Rel(e.root, u.Path)
+	if err != nil || strings.HasPrefix(r, "..") {
+		return ""
+	}
+	return filepath.ToSlash(r)
+}
+
+func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Score, rep *Report) error {
+	pos, ok := e.declPosition(n)
+	if !ok {
+		return nil
+	}
+	s.Symbols++
+	uses, err := e.st.UsesOf(ctx, n.ID, refEdgeKinds...)
+	if err != nil {
+		return err
+	}
+	ours := map[site]bool{}
+	// a method's references include calls through the methods it overrides
+	// and that override it (what a polymorphic call may reach), as
+	// language servers report them
+	family := []graph.Use{}
+	if n.Kind == fact.Method {
+		ids, err := e.st.OverrideFamily(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if id == n.ID {
+				continue
+			}
+			u, err := e.st.UsesOf(ctx, id, refEdgeKinds...)
+			if err != nil {
+				return err
+			}
+			family = append(family, u...)
+		}
+	}
+	for _, u := range append(family, uses...) {
+		if u.Provenance == string(fact.Stated) {
+			ours[site{u.Path, u.Line}] = true
+		}
+	}
+	if err := e.open(n.Path); err != nil {
+		return err
+	}
+	var locs []location
+	params := map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(n.Path)))},
+		"position":     pos, "context": map[string]any{"includeDeclaration": false},
+	}
+	if err := e.c.Call(ctx, "textDocument/references", params, &locs); err != nil {
+		return err
+	}
+	theirs := map[site]bool{}
+	for _, l := range locs {
+		if p := e.rel(l.URI); p != "" {
+			st := site{p, l.Range.Start.Line + 1}
+			if st.path == n.Path && st.line >= n.StartLine && st.line <= n.StartLine+1 && kind != "method" {
+				continue // the declaration itself
+			}
+			theirs[st] = true
+		}
+	}
+	for st := range ours {
+		s.Ragraf++
+		if theirs[st] {
+			s.Agree++
+		} else {
+			rep.Disagreements = append(rep.Disagreements, Disagreement{What: "extra", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)})
+		}
+	}
+	for st := range theirs {
+		s.Server++
+		if !ours[st] {
+			rep.Disagreements = append(rep.Disagreements, Disagreement{What: "missing", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)})
+		}
+	}
+	// definition at up to two of ragraf's own use sites
+	asked := 0
+	for _, u := range uses {
+		if asked == 2 || u.Provenance != string(fact.Stated) || u.Kind == string(fact.Imports) {
+			continue
+		}
+		p, ok := e.position(u.Path, u.Line, n.Name)
+		if !ok {
+			continue
+		}
+		asked++
+		s.DefAsked++
+		if err := e.open(u.Path); err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		dp := map[string]any{"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(u.Path)))}, "position": p}
+		if err := e.c.Call(ctx, "textDocument/definition", dp, &raw); err != nil {
+			return err
+		}
+		defs := decodeLocations(raw)
+		agree := false
+		var got []string
+		for _, d := range defs {
+			uri, line, end := d.URI, d.Range.Start.Line, d.Range.End.Line
+			if uri == "" {
+				uri, line, end = d.TargetURI, d.TargetRange.Start.Line, d.TargetRange.Start.Line
+			}
+			rp := e.rel(uri)
+			got = append(got, fmt.Sprintf("%s:%d", rp, line+1))
+			// servers give the declaration with its docblock; ranges overlap
+			if rp == n.Path && line+1 <= n.EndLine && end+1 >= n.StartLine {
+				agree = true
+			}
+		}
+		if agree {
+			s.DefAgree++
+		} else {
+			rep.Disagreements = append(rep.Disagreements, Disagreement{What: "definition", Symbol: n.QName, Kind: kind, Path: u.Path, Line: u.Line,
+				Detail: fmt.Sprintf("ragraf %s:%d, server %s | %s", n.Path, n.StartLine, strings.Join(got, ","), e.snippet(site{u.Path, u.Line}))})
+		}
+	}
+	return nil
+}
+
+func decodeLocations(raw json.RawMessage) []location {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var many []location
+	if raw[0] == '[' {
+		_ = json.Unmarshal(raw, &many)
+		return many
+	}
+	var one location
+	_ = json.Unmarshal(raw, &one)
+	return []location{one}
+}
+
+func (e *evaluator) snippet(s site) string {
+	t := strings.TrimSpace(e.lineText(s.path, s.line))
+	if len(t) > 140 {
+		t = t[:140] + "…"
+	}
+	return t
+}
+
+func fileURI(p string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+// Write prints the report as text: totals, per kind, then every disagreement.
+func (r *Report) Write(w io.Writer) {
+	fmt.Fprintf(w, "server %s\ncorpus %s (%s), seed %d\n", r.Server, r.Corpus, r.Revision, r.Seed)
+	row := func(name string, s *Score) {
+		fmt.Fprintf(w, "%-9s symbols %4d  refs: precision %.4f recall %.4f (agree %d, ragraf %d, server %d)  definition agreement %.4f (%d/%d)\n",
+			name, s.Symbols, s.Precision, s.Recall, s.Agree, s.Ragraf, s.Server, s.DefAgreeing, s.DefAgree, s.DefAsked)
+	}
+	kinds := make([]string, 0, len(r.ByKind))
+	for k := range r.ByKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		row(k, r.ByKind[k])
+	}
+	row("total", &r.Total)
+	sort.Slice(r.Disagreements, func(i, j int) bool {
+		a, b := r.Disagreements[i], r.Disagreements[j]
+		if a.What != b.What {
+			return a.What < b.What
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Line < b.Line
+	})
+	fmt.Fprintf(w, "\n%d disagreements\n", len(r.Disagreements))
+	for _, d := range r.Disagreements {
+		fmt.Fprintf(w, "%-10s %-8s %s  %s:%d  %s\n", d.What, d.Kind, d.Symbol, d.Path, d.Line, d.Detail)
+	}
+}
