@@ -26,10 +26,10 @@ func newEvalCmd(io IO, g *globalOptions) *cobra.Command {
 	}
 	opts := &evalLSPOptions{IO: io}
 	lspCmd := &cobra.Command{
-		Use:   "lsp --server <command> --corpus <dir>",
-		Short: "Compare references and definitions with a language server over stdio",
+		Use:     "lsp --server <command> --corpus <dir>",
+		Short:   "Compare references and definitions with a language server over stdio",
 		Example: `  ragraf eval lsp --server "intelephense --stdio" --corpus ~/src/phpmyadmin --sample 200 --seed 1`,
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Opts.Server == "" || opts.Opts.Corpus == "" {
 				return &usageError{errMissingEvalFlags}
