@@ -136,6 +136,9 @@ func newRootCmd(io IO) *cobra.Command {
 		newQueryCmd(io, g),
 		newMCPCmd(io, g),
 		newEvalCmd(io, g),
+		newReindexCmd(io, g),
+		newHookCmd(io, g),
+		newDriftCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))
