@@ -52,6 +52,10 @@ type Options struct {
 	// "recorded" (rev_history row appended), "published" (CURRENT switched).
 	// Crash tests kill the process there.
 	Hook func(stage string)
+	// Archive, set by `reindex --commit`, archives the parent revision's
+	// drift ledger with a report once the new revision is published
+	// (archive.go).
+	Archive bool
 }
 
 // SetDefaults fills zero fields.
@@ -99,7 +103,8 @@ type Info struct {
 	Unresolved    int            `json:"unresolved"`
 }
 
-// fileResult is what one corpus file yields.
+// fileResult is what one corpus file yields. cache.go stores every field:
+// a new field goes into cacheEntry too.
 type fileResult struct {
 	row      graph.File
 	nodes    []fact.Node
@@ -144,7 +149,7 @@ func extractAll(ctx context.Context, opts Options, files []corpus.File) ([]fileR
 						return err
 					}
 				}
-				r, err := extractOne(gctx, opts, files[i], x)
+				r, err := extractCached(gctx, opts, files[i], x)
 				if err != nil {
 					return err
 				}
