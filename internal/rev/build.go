@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -331,6 +332,12 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		if err := writeGraph(ctx, gw, rows, results, nodes, edges, resolved.Unresolved); err != nil {
 			gw.Abort()
 			return err
+		}
+		for _, k := range slices.Sorted(maps.Keys(resolved.Meta)) {
+			if err := gw.Meta(ctx, k, resolved.Meta[k]); err != nil {
+				gw.Abort()
+				return err
+			}
 		}
 		return gw.Close(ctx)
 	})

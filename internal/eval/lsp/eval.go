@@ -270,7 +270,8 @@ func wordIndex(text, name string) int {
 		}
 		i += off
 		end := i + len(ln)
-		if (i == 0 || !wordByte(lt[i-1])) && (end >= len(lt) || !wordByte(lt[end])) {
+		// a variable of the same name is not the symbol
+		if (i == 0 || !wordByte(lt[i-1]) && lt[i-1] != '$') && (end >= len(lt) || !wordByte(lt[end])) {
 			return i
 		}
 		off = i + 1

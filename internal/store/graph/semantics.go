@@ -70,31 +70,36 @@ func propValue(props, key string) string {
 	return ""
 }
 
-// OverrideFamily returns the methods linked to id through overrides edges in
-// either direction, transitively, id included: the methods a polymorphic
-// call may reach.
+// OverrideFamily returns id with the methods it overrides and the methods
+// that override it, transitively (not siblings): the methods a polymorphic
+// call on id, or a call id may answer, can reach.
 func (s *Store) OverrideFamily(ctx context.Context, id string) ([]string, error) {
 	seen := map[string]bool{id: true}
-	queue := []string{id}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		rows, err := s.db.QueryContext(ctx, `SELECT dst FROM edge WHERE src = ? AND kind = 'overrides' UNION SELECT src FROM edge WHERE dst = ? AND kind = 'overrides'`, cur, cur)
-		if err != nil {
-			return nil, fmt.Errorf("querying overrides of %s: %w", cur, err)
-		}
-		for rows.Next() {
-			var n string
-			if err := rows.Scan(&n); err != nil {
-				rows.Close()
-				return nil, err
+	for _, q := range []string{
+		`SELECT dst FROM edge WHERE src = ? AND kind = 'overrides'`, // up
+		`SELECT src FROM edge WHERE dst = ? AND kind = 'overrides'`, // down
+	} {
+		queue := []string{id}
+		for len(queue) > 0 {
+			cur := queue[0]
+			queue = queue[1:]
+			rows, err := s.db.QueryContext(ctx, q, cur)
+			if err != nil {
+				return nil, fmt.Errorf("querying overrides of %s: %w", cur, err)
 			}
-			if !seen[n] {
-				seen[n] = true
-				queue = append(queue, n)
+			for rows.Next() {
+				var n string
+				if err := rows.Scan(&n); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				if !seen[n] {
+					seen[n] = true
+					queue = append(queue, n)
+				}
 			}
+			rows.Close()
 		}
-		rows.Close()
 	}
 	out := make([]string, 0, len(seen))
 	for n := range seen {
