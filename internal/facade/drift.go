@@ -307,3 +307,26 @@ func (s *Service) relPath(p string) (string, error) {
 	}
 	return c, nil
 }
+
+// DriftOps lists the ledger operations in the form of Ops, for transports
+// that serve them beside the read operations (they write, so they are kept
+// apart from Ops and its read-only guarantees).
+func DriftOps() []Op {
+	return []Op{
+		op[DriftArgs, DriftResult]("drift", (*Service).Drift),
+		op[DriftDetectArgs, DriftDetectResult]("drift_detect", (*Service).DriftDetect),
+		op[DriftRecordArgs, DriftEntryResult]("drift_record", (*Service).DriftRecord),
+		op[DriftAckArgs, DriftEntryResult]("drift_ack", (*Service).DriftAck),
+	}
+}
+
+// CallDrift runs the ledger operation name with JSON arguments, decoded as
+// strictly as Call decodes the read operations'.
+func (s *Service) CallDrift(ctx context.Context, name string, args []byte) (*Envelope, error) {
+	for _, o := range DriftOps() {
+		if o.Name == name {
+			return o.run(ctx, s, args)
+		}
+	}
+	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown drift operation %q", name)}
+}
