@@ -24,6 +24,9 @@ const SchemaVersion = 1
 //go:embed schema.sql
 var schemaSQL string
 
+//go:embed indexes.sql
+var indexesSQL string
+
 // File is one corpus file's row.
 type File struct {
 	Path   string
@@ -154,6 +157,11 @@ func (w *Writer) Meta(ctx context.Context, key, value string) error {
 
 // Close commits, compacts statistics and closes the file.
 func (w *Writer) Close(ctx context.Context) error {
+	if _, err := w.tx.ExecContext(ctx, indexesSQL); err != nil {
+		w.tx.Rollback()
+		w.db.Close()
+		return fmt.Errorf("indexing %q: %w", w.path, err)
+	}
 	if err := w.tx.Commit(); err != nil {
 		w.db.Close()
 		return fmt.Errorf("committing %q: %w", w.path, err)

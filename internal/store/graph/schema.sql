@@ -32,10 +32,6 @@ CREATE TABLE node (
   signature   TEXT NOT NULL,
   props       TEXT NOT NULL    -- JSON object with sorted keys
 ) WITHOUT ROWID;
-CREATE INDEX node_qname ON node(qname_lower);
-CREATE INDEX node_name ON node(name_lower);
-CREATE INDEX node_path ON node(path, start_line);
-CREATE INDEX node_parent ON node(parent);
 
 CREATE TABLE edge (
   id            TEXT PRIMARY KEY,
@@ -49,9 +45,6 @@ CREATE TABLE edge (
   sources       TEXT NOT NULL,  -- comma-separated extractor names
   props         TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX edge_src ON edge(src, kind);
-CREATE INDEX edge_dst ON edge(dst, kind);
-CREATE INDEX edge_evidence ON edge(evidence_path, evidence_line);
 
 -- references that did not resolve to a node, kept visible (kind, name, path:line)
 CREATE TABLE unresolved (
@@ -63,7 +56,6 @@ CREATE TABLE unresolved (
   evidence_line INTEGER NOT NULL,
   reason        TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX unresolved_path ON unresolved(evidence_path);
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,

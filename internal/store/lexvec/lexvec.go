@@ -24,6 +24,9 @@ const SchemaVersion = 1
 //go:embed schema.sql
 var schemaSQL string
 
+//go:embed indexes.sql
+var indexesSQL string
+
 // Writer fills a new lexvec.sqlite. It is used by one goroutine.
 type Writer struct {
 	db   *sql.DB
@@ -105,6 +108,11 @@ func (w *Writer) Meta(ctx context.Context, key, value string) error {
 
 // Close commits, optimizes the full-text indexes and closes the file.
 func (w *Writer) Close(ctx context.Context) error {
+	if _, err := w.tx.ExecContext(ctx, indexesSQL); err != nil {
+		w.tx.Rollback()
+		w.db.Close()
+		return fmt.Errorf("indexing %q: %w", w.path, err)
+	}
 	if err := w.tx.Commit(); err != nil {
 		w.db.Close()
 		return fmt.Errorf("committing %q: %w", w.path, err)

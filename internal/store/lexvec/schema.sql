@@ -9,8 +9,6 @@ CREATE TABLE chunk (
   end_line   INTEGER NOT NULL,
   text       TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX chunk_node ON chunk(node_id);
-CREATE INDEX chunk_path ON chunk(path, start_line);
 
 -- full-text index over chunks; terms holds code-aware tokens (split camelCase,
 -- snake_case and namespaces, plus the whole identifiers)
