@@ -1,0 +1,801 @@
+// This file finds entry points in one PHP file: web routes (Laravel, Slim,
+// FastRoute, Symfony #[Route] and @Route), WordPress REST routes, AJAX and
+// admin-post hooks and shortcodes, CLI commands (WP-CLI, Symfony Console,
+// Laravel Artisan) and scheduled jobs. Each becomes a node below the file
+// with a RefHandles reference to its handler; sql.go holds the walk.
+
+package php
+
+import (
+	"regexp"
+	"strings"
+
+	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// RefHookCallback is a WordPress add_action/add_filter: Name is the hook,
+// Props handler and raw. Resolve uses it to reach the handler of a cron
+// event (wp_schedule_event names a hook).
+const RefHookCallback fact.RefKind = "hook_callback"
+
+// RouteSource names this extractor in edge provenance.
+const RouteSource = "php-routes"
+
+var httpVerbs = map[string]string{
+	"get": "GET", "post": "POST", "put": "PUT", "patch": "PATCH", "delete": "DELETE",
+	"options": "OPTIONS", "any": "ANY", "head": "HEAD",
+}
+
+// routeReceiver matches the variables that hold a router in Slim, FastRoute
+// and home-grown routers.
+var routeReceiver = regexp.MustCompile(`(?i)^\$(app|router|route|routes|r|group|map|collector|routecollector|this->router|this->app)$`)
+
+// entry adds an entry point node at node at and its handles reference.
+func (d *domainWalker) entry(kind fact.NodeKind, qname string, at *sitter.Node, props map[string]string, handler *sitter.Node) string {
+	key := "entry\x00" + string(kind) + "\x00" + qname
+	disamb := d.seen[key]
+	d.seen[key]++
+	id := fact.NodeID(kind, qname, d.path, disamb)
+	start, end := line(at.StartPosition()), endLine(at)
+	if props == nil {
+		props = map[string]string{}
+	}
+	name, raw, short := d.handler(handler)
+	if raw != "" {
+		props["handler"] = clip(raw, 160)
+	}
+	d.nodes = append(d.nodes, fact.Node{
+		ID: id, Kind: kind, Name: qname, QName: qname, Path: d.path, StartLine: start, EndLine: end,
+		Lang: Lang, Parent: d.fileID, Props: props,
+	})
+	d.edges = append(d.edges, fact.Edge{
+		ID: fact.EdgeID(fact.Contains, d.fileID, id, d.path, start), Kind: fact.Contains,
+		From: d.fileID, To: id, Provenance: fact.Stated, Confidence: 1,
+		EvidencePath: d.path, EvidenceLine: start, Sources: []string{RouteSource},
+	})
+	if name != "" {
+		rp := map[string]string{"raw": clip(raw, 160)}
+		if short {
+			rp["short"] = "true"
+		}
+		d.ref(RefHandles, id, at, name, rp)
+	}
+	return id
+}
+
+// handler reads a callable expression: it returns the target name for
+// resolve ("Class::method", "Class", "function"), the expression as written,
+// and whether a class name was unqualified with no import.
+func (d *domainWalker) handler(e *sitter.Node) (name, raw string, short bool) {
+	if e == nil {
+		return "", "", false
+	}
+	raw = d.text(e)
+	switch e.Kind() {
+	case "anonymous_function", "arrow_function", "anonymous_function_creation_expression":
+		return "", "closure at line " + itoa(line(e.StartPosition())), false
+	case "string", "encapsed_string":
+		s, ok := d.literal(e)
+		if !ok || s == "" {
+			return "", raw, false
+		}
+		if cls, m, ok := strings.Cut(s, "@"); ok {
+			fq, sh := d.className(cls)
+			return fq + "::" + m, raw, sh
+		}
+		if cls, m, ok := strings.Cut(s, "::"); ok {
+			fq, sh := d.className(cls)
+			return fq + "::" + m, raw, sh
+		}
+		return strings.TrimPrefix(s, `\`), raw, false
+	case "class_constant_access_expression":
+		if e.NamedChildCount() == 2 && strings.EqualFold(d.text(e.NamedChild(1)), "class") {
+			fq, sh := d.className(d.text(e.NamedChild(0)))
+			return fq, raw, sh
+		}
+	case "object_creation_expression":
+		for i := uint(0); i < e.NamedChildCount(); i++ {
+			if c := e.NamedChild(i); isNameKind(c.Kind()) {
+				fq, sh := d.className(d.text(c))
+				return fq, raw, sh
+			}
+		}
+	case "array_creation_expression":
+		els := namedOf(e, "array_element_initializer")
+		if len(els) == 2 && els[0].NamedChildCount() == 1 && els[1].NamedChildCount() == 1 {
+			m, ok := d.literal(els[1].NamedChild(0))
+			if !ok {
+				return "", raw, false
+			}
+			obj := els[0].NamedChild(0)
+			switch obj.Kind() {
+			case "class_constant_access_expression":
+				cn, _, _ := d.handler(obj)
+				if cn != "" {
+					_, _, sh := d.handler(obj)
+					return cn + "::" + m, raw, sh
+				}
+			case "string":
+				if s, ok := d.literal(obj); ok {
+					fq, sh := d.className(s)
+					return fq + "::" + m, raw, sh
+				}
+			case "variable_name":
+				if d.text(obj) == "$this" && d.cls != nil && d.cls.fq != "" {
+					return d.cls.fq + "::" + m, raw, false
+				}
+				return "?::" + m, raw, false
+			}
+			return "?::" + m, raw, false
+		}
+	}
+	return "", raw, false
+}
+
+// className resolves a class name written in code or in a string.
+func (d *domainWalker) className(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "self") || strings.EqualFold(s, "static") {
+		if d.cls != nil {
+			return d.cls.fq, false
+		}
+	}
+	if strings.HasPrefix(s, `\`) {
+		return s[1:], false
+	}
+	first, _, _ := strings.Cut(s, `\`)
+	if _, ok := d.names.sc.classes[fact.Lower(first)]; ok {
+		return d.names.sc.class(s), false
+	}
+	if strings.Contains(s, `\`) {
+		return s, false // strings hold fully qualified names
+	}
+	return d.names.sc.class(s), true
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+// routePath joins the group prefixes and a route path.
+func (d *domainWalker) routePath(p string) string {
+	parts := append([]string{}, d.prefix...)
+	parts = append(parts, p)
+	var segs []string
+	for _, s := range parts {
+		if s = strings.Trim(s, "/"); s != "" {
+			segs = append(segs, s)
+		}
+	}
+	return "/" + strings.Join(segs, "/")
+}
+
+func (d *domainWalker) route(verb, path string, at, handler *sitter.Node, framework string) {
+	full := d.routePath(path)
+	d.entry(fact.WebRoute, verb+" "+full, at, map[string]string{"method": verb, "uri": full, "framework": framework}, handler)
+}
+
+// call handles plain function calls: sprintf SQL, WordPress registrations.
+func (d *domainWalker) call(n *sitter.Node) bool {
+	fn := n.ChildByFieldName("function")
+	if fn == nil || !isNameKind(fn.Kind()) {
+		return false
+	}
+	name := fact.Lower(strings.TrimPrefix(d.text(fn), `\`))
+	pos, named := d.args(n)
+	switch name {
+	case "sprintf", "vsprintf":
+		return d.sqlCandidate(n, n)
+	case "register_rest_route":
+		if len(pos) >= 3 {
+			ns, _ := d.literal(pos[0])
+			rt, ok := d.literal(pos[1])
+			if !ok {
+				rt = d.text(pos[1])
+			}
+			uri := "/" + strings.Trim(ns, "/") + "/" + strings.TrimLeft(rt, "/")
+			for _, opts := range restOptions(pos[2]) {
+				verb := "GET"
+				var cb *sitter.Node
+				for _, el := range namedOf(opts, "array_element_initializer") {
+					if el.NamedChildCount() != 2 {
+						continue
+					}
+					k, _ := d.literal(el.NamedChild(0))
+					switch k {
+					case "methods":
+						if v, ok := d.literal(el.NamedChild(1)); ok {
+							verb = strings.ToUpper(v)
+						} else {
+							verb = d.text(el.NamedChild(1))
+						}
+					case "callback":
+						cb = el.NamedChild(1)
+					}
+				}
+				d.entry(fact.HTTPEndpoint, verb+" /wp-json"+uri, n, map[string]string{"method": verb, "uri": "/wp-json" + uri, "framework": "wordpress", "type": "rest"}, cb)
+			}
+		}
+	case "add_action", "add_filter":
+		if len(pos) >= 2 {
+			hook, ok := d.literal(pos[0])
+			if !ok {
+				hook = d.text(pos[0])
+			}
+			h, raw, _ := d.handler(pos[1])
+			d.ref(RefHookCallback, d.enclosing(line(n.StartPosition())), n, hook, map[string]string{"handler": h, "raw": clip(raw, 160)})
+			if name == "add_action" {
+				for _, p := range []string{"wp_ajax_nopriv_", "wp_ajax_", "admin_post_nopriv_", "admin_post_"} {
+					if action, ok := strings.CutPrefix(hook, p); ok {
+						typ := strings.TrimSuffix(p, "_")
+						d.entry(fact.HTTPEndpoint, hook, n, map[string]string{"action": action, "type": typ, "framework": "wordpress"}, pos[1])
+						break
+					}
+				}
+			}
+		}
+	case "add_shortcode":
+		if len(pos) >= 2 {
+			tag, ok := d.literal(pos[0])
+			if !ok {
+				tag = d.text(pos[0])
+			}
+			d.entry(fact.WebRoute, "["+tag+"]", n, map[string]string{"type": "shortcode", "framework": "wordpress"}, pos[1])
+		}
+	case "wp_schedule_event", "wp_schedule_single_event":
+		hi := 2
+		if name == "wp_schedule_single_event" {
+			hi = 1
+		}
+		if len(pos) > hi {
+			hook, ok := d.literal(pos[hi])
+			if !ok {
+				hook = d.text(pos[hi])
+			}
+			props := map[string]string{"hook": hook, "framework": "wordpress"}
+			if hi == 2 {
+				if rec, ok := d.literal(pos[1]); ok {
+					props["schedule"] = rec
+				}
+			} else {
+				props["schedule"] = "once"
+			}
+			id := d.entry(fact.CronJob, hook, n, props, nil)
+			d.ref(RefHandles, id, n, "hook:"+hook, map[string]string{"raw": hook})
+		}
+	case "dbdelta":
+		if len(pos) >= 1 {
+			if parts, ok := d.template(pos[0], 0); ok && pos[0].Kind() != "variable_name" {
+				d.analyze(parts, n, "")
+				return true
+			}
+		}
+	}
+	_ = named
+	return false
+}
+
+// restOptions returns the option arrays of register_rest_route's third
+// argument: one array, or a list of them.
+func restOptions(a *sitter.Node) []*sitter.Node {
+	if a.Kind() != "array_creation_expression" {
+		return nil
+	}
+	els := namedOf(a, "array_element_initializer")
+	var list []*sitter.Node
+	for _, el := range els {
+		if el.NamedChildCount() == 1 && el.NamedChild(0).Kind() == "array_creation_expression" {
+			list = append(list, el.NamedChild(0))
+		}
+	}
+	if len(list) > 0 && len(list) == len(els) {
+		return list
+	}
+	return []*sitter.Node{a}
+}
+
+// memberCall handles $router->get(), $app->group(), $wpdb->insert(),
+// $schedule->command(), $this->addSql(), Phinx tables.
+func (d *domainWalker) memberCall(n *sitter.Node) bool {
+	obj, nm := n.ChildByFieldName("object"), n.ChildByFieldName("name")
+	if obj == nil || nm == nil {
+		return false
+	}
+	recv, method := d.text(obj), fact.Lower(d.text(nm))
+	pos, named := d.args(n)
+	switch {
+	case recv == "$wpdb" || strings.HasSuffix(recv, "->wpdb"):
+		switch method {
+		case "insert", "update", "delete", "replace":
+			if len(pos) >= 1 {
+				d.tableArg(pos[0], n, "$wpdb->"+method, method)
+			}
+		}
+		return false
+	case method == "addsql" && len(pos) >= 1:
+		if parts, ok := d.template(pos[0], 0); ok {
+			d.analyze(parts, pos[0], "addSql")
+			return true
+		}
+	case method == "command" && isScheduleRecv(recv) && len(pos) >= 1:
+		cmd, ok := d.literal(pos[0])
+		if !ok {
+			if h, _, _ := d.handler(pos[0]); h != "" {
+				id := d.entry(fact.CronJob, h, n, map[string]string{"schedule": d.frequency(n), "framework": "laravel"}, pos[0])
+				_ = id
+				return false
+			}
+			cmd = d.text(pos[0])
+		}
+		cmd, _, _ = strings.Cut(strings.TrimSpace(cmd), " ")
+		id := d.entry(fact.CronJob, cmd, n, map[string]string{"schedule": d.frequency(n), "command": cmd, "framework": "laravel"}, nil)
+		d.ref(RefHandles, id, n, "command:"+cmd, map[string]string{"raw": d.text(pos[0])})
+		return false
+	case method == "job" && isScheduleRecv(recv) && len(pos) >= 1:
+		h, _, _ := d.handler(pos[0])
+		if h != "" && !strings.Contains(h, "::") {
+			h += "::handle"
+		}
+		d.entry(fact.CronJob, strings.TrimPrefix(h, `\`), n, map[string]string{"schedule": d.frequency(n), "framework": "laravel"}, nil)
+		if h != "" {
+			d.ref(RefHandles, d.nodes[len(d.nodes)-1].ID, n, h, map[string]string{"raw": d.text(pos[0])})
+		}
+		return false
+	case method == "table" && recv == "$this" && len(pos) >= 1 && d.isMigration():
+		return d.phinx(n, pos)
+	}
+	if routeReceiver.MatchString(recv) {
+		return d.routeCall(n, method, pos, named, "slim")
+	}
+	if method == "group" && obj.Kind() == "scoped_call_expression" || method == "group" && obj.Kind() == "member_call_expression" {
+		return d.chainGroup(n, obj, pos)
+	}
+	return false
+}
+
+func isScheduleRecv(recv string) bool {
+	l := strings.ToLower(recv)
+	return strings.HasSuffix(l, "schedule") || strings.HasSuffix(l, "scheduler")
+}
+
+// frequency is the schedule method chained after a scheduled command, e.g.
+// "daily" or "dailyAt('04:15')".
+func (d *domainWalker) frequency(n *sitter.Node) string {
+	var fs []string
+	for p := n.Parent(); p != nil && p.Kind() == "member_call_expression"; p = p.Parent() {
+		nm := p.ChildByFieldName("name")
+		if nm == nil {
+			break
+		}
+		f := d.text(nm)
+		if a := p.ChildByFieldName("arguments"); a != nil && a.NamedChildCount() > 0 {
+			f += d.text(a)
+		}
+		fs = append(fs, f)
+	}
+	return strings.Join(fs, "->")
+}
+
+// tableArg emits a references_table fact for a table argument.
+func (d *domainWalker) tableArg(a, at *sitter.Node, via, op string) {
+	parts, ok := d.template(a, 0)
+	if !ok {
+		return
+	}
+	name, inferred := "", false
+	for _, p := range parts {
+		if p.Hole != "" {
+			h := strings.ToLower(p.Hole)
+			switch {
+			case strings.HasSuffix(h, "prefix"):
+				inferred = true
+			case strings.HasPrefix(h, "$wpdb->"):
+				name += p.Hole[len("$wpdb->"):]
+				inferred = true
+			default:
+				d.ref(RefSQLDynamic, d.enclosing(line(at.StartPosition())), at, p.Hole, map[string]string{"via": via})
+				return
+			}
+			continue
+		}
+		name += p.Lit
+	}
+	if name == "" {
+		return
+	}
+	d.ref(RefTableUse, d.enclosing(line(at.StartPosition())), at, stripPrefix(name), map[string]string{
+		"via": via, "op": op, "inferred": boolString(inferred)})
+}
+
+func boolString(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// routeCall handles $router->get('/x', h), ->map(), ->addRoute(), ->group().
+func (d *domainWalker) routeCall(n *sitter.Node, method string, pos []*sitter.Node, named map[string]*sitter.Node, fw string) bool {
+	if verb, ok := httpVerbs[method]; ok && len(pos) >= 2 {
+		p, ok := d.literal(pos[0])
+		if !ok {
+			return false
+		}
+		d.route(verb, p, n, pos[len(pos)-1], fw)
+		d.visitArgs(pos)
+		return true
+	}
+	switch method {
+	case "map", "match", "addroute", "route":
+		if len(pos) >= 3 {
+			p, ok := d.literal(pos[1])
+			if !ok {
+				return false
+			}
+			for _, v := range d.verbs(pos[0]) {
+				d.route(v, p, n, pos[2], fw)
+			}
+			d.visitArgs(pos)
+			return true
+		}
+	case "group", "addgroup":
+		if len(pos) >= 2 {
+			return d.group(d.groupPrefix(pos[0]), pos[len(pos)-1])
+		}
+	}
+	return false
+}
+
+// groupPrefix reads a group's prefix: a string, or ['prefix' => '...'].
+func (d *domainWalker) groupPrefix(a *sitter.Node) string {
+	if s, ok := d.literal(a); ok {
+		return s
+	}
+	if a.Kind() == "array_creation_expression" {
+		for _, el := range namedOf(a, "array_element_initializer") {
+			if el.NamedChildCount() == 2 {
+				if k, _ := d.literal(el.NamedChild(0)); k == "prefix" {
+					s, _ := d.literal(el.NamedChild(1))
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (d *domainWalker) group(prefix string, body *sitter.Node) bool {
+	d.prefix = append(d.prefix, prefix)
+	d.visit(body)
+	d.prefix = d.prefix[:len(d.prefix)-1]
+	return true
+}
+
+func (d *domainWalker) visitArgs(pos []*sitter.Node) {
+	for _, p := range pos {
+		if p.Kind() == "anonymous_function" || p.Kind() == "arrow_function" {
+			d.visit(p)
+		}
+	}
+}
+
+// chainGroup handles Route::prefix('x')->middleware(..)->group(fn).
+func (d *domainWalker) chainGroup(n, obj *sitter.Node, pos []*sitter.Node) bool {
+	if len(pos) == 0 {
+		return false
+	}
+	prefix := ""
+	laravel := false
+	for c := obj; c != nil; {
+		nm := c.ChildByFieldName("name")
+		if nm != nil && strings.EqualFold(d.text(nm), "prefix") {
+			if p, _ := d.args(c); len(p) > 0 {
+				prefix, _ = d.literal(p[0])
+			}
+		}
+		switch c.Kind() {
+		case "member_call_expression":
+			c = c.ChildByFieldName("object")
+		case "scoped_call_expression":
+			if s := c.ChildByFieldName("scope"); s != nil && strings.HasSuffix(fact.Lower(d.text(s)), "route") {
+				laravel = true
+			}
+			c = nil
+		default:
+			c = nil
+		}
+	}
+	if !laravel {
+		return false
+	}
+	return d.group(prefix, pos[len(pos)-1])
+}
+
+func (d *domainWalker) verbs(a *sitter.Node) []string {
+	if s, ok := d.literal(a); ok {
+		return []string{strings.ToUpper(s)}
+	}
+	var out []string
+	if a.Kind() == "array_creation_expression" {
+		for _, el := range namedOf(a, "array_element_initializer") {
+			if el.NamedChildCount() == 1 {
+				if s, ok := d.literal(el.NamedChild(0)); ok {
+					out = append(out, strings.ToUpper(s))
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = []string{d.text(a)}
+	}
+	return out
+}
+
+// resourceActions are the routes of Route::resource and Route::apiResource.
+var resourceActions = []struct{ verb, suffix, action string }{
+	{"GET", "", "index"}, {"GET", "/create", "create"}, {"POST", "", "store"}, {"GET", "/{id}", "show"},
+	{"GET", "/{id}/edit", "edit"}, {"PUT", "/{id}", "update"}, {"DELETE", "/{id}", "destroy"},
+}
+
+// staticCall handles Route::get(), DB::table(), Schema::create(),
+// WP_CLI::add_command().
+func (d *domainWalker) staticCall(n *sitter.Node) bool {
+	scope, nm := n.ChildByFieldName("scope"), n.ChildByFieldName("name")
+	if scope == nil || nm == nil {
+		return false
+	}
+	cls := d.text(scope)
+	short := cls
+	if i := strings.LastIndexByte(cls, '\\'); i >= 0 {
+		short = cls[i+1:]
+	}
+	method := fact.Lower(d.text(nm))
+	pos, named := d.args(n)
+	switch fact.Lower(short) {
+	case "route":
+		switch method {
+		case "resource", "apiresource":
+			if len(pos) >= 2 {
+				p, ok := d.literal(pos[0])
+				if !ok {
+					return false
+				}
+				ctl, _, sh := d.handler(pos[1])
+				for _, a := range resourceActions {
+					if method == "apiresource" && (a.action == "create" || a.action == "edit") {
+						continue
+					}
+					full := d.routePath(p + a.suffix)
+					id := d.entry(fact.WebRoute, a.verb+" "+full, n, map[string]string{"method": a.verb, "uri": full, "framework": "laravel", "action": a.action}, nil)
+					if ctl != "" {
+						rp := map[string]string{"raw": d.text(pos[1])}
+						if sh {
+							rp["short"] = "true"
+						}
+						d.ref(RefHandles, id, n, ctl+"::"+a.action, rp)
+					}
+				}
+				return true
+			}
+		case "group":
+			if len(pos) >= 2 {
+				return d.group(d.groupPrefix(pos[0]), pos[len(pos)-1])
+			}
+		default:
+			return d.routeCall(n, method, pos, named, "laravel")
+		}
+	case "db":
+		if method == "table" && len(pos) >= 1 {
+			d.tableArg(pos[0], n, "DB::table", "")
+		}
+	case "schema":
+		if (method == "create" || method == "table") && len(pos) >= 2 {
+			return d.blueprint(n, method, pos)
+		}
+	case "wp_cli":
+		if method == "add_command" && len(pos) >= 2 {
+			c, ok := d.literal(pos[0])
+			if !ok {
+				c = d.text(pos[0])
+			}
+			d.entry(fact.CLICommand, "wp "+c, n, map[string]string{"framework": "wp-cli", "command": c}, pos[1])
+			return false
+		}
+	}
+	return false
+}
+
+var signatureName = regexp.MustCompile(`^\s*([^\s{]+)`)
+
+// classEntries finds commands declared by a class: Laravel $signature,
+// Symfony #[AsCommand] and $defaultName; and a class-level #[Route] prefix.
+func (d *domainWalker) classEntries(n *sitter.Node, c *domainClass) {
+	if c.fq == "" {
+		return
+	}
+	for _, a := range d.attributes(n) {
+		switch a.name {
+		case "ascommand":
+			v := a.named["name"]
+			if v == nil && len(a.pos) > 0 {
+				v = a.pos[0]
+			}
+			if s, ok := d.literal(v); ok {
+				d.command(n, s, c.fq+"::execute", "symfony")
+			}
+		case "route":
+			if len(a.pos) > 0 {
+				c.route, _ = d.literal(a.pos[0])
+			} else if v := a.named["path"]; v != nil {
+				c.route, _ = d.literal(v)
+			}
+		}
+	}
+	body := n.ChildByFieldName("body")
+	if body == nil {
+		return
+	}
+	for _, m := range namedOf(body, "property_declaration") {
+		for _, el := range namedOf(m, "property_element") {
+			nm := el.ChildByFieldName("name")
+			v := el.ChildByFieldName("default_value")
+			if nm == nil || v == nil {
+				continue
+			}
+			s, ok := d.literal(v)
+			if !ok {
+				continue
+			}
+			switch d.text(nm) {
+			case "$signature":
+				if sm := signatureName.FindStringSubmatch(s); sm != nil {
+					d.command(m, sm[1], c.fq+"::handle", "laravel")
+				}
+			case "$defaultName":
+				d.command(m, s, c.fq+"::execute", "symfony")
+			}
+		}
+	}
+	for _, m := range namedOf(body, "method_declaration") {
+		if nm := m.ChildByFieldName("name"); nm == nil || !strings.EqualFold(d.text(nm), "configure") {
+			continue
+		}
+		m.Descendants(func(x *sitter.Node) bool {
+			if x.Kind() == "member_call_expression" {
+				if nm := x.ChildByFieldName("name"); nm != nil && strings.EqualFold(d.text(nm), "setName") {
+					if p, _ := d.args(x); len(p) > 0 {
+						if s, ok := d.literal(p[0]); ok {
+							d.command(x, s, c.fq+"::execute", "symfony")
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+func (d *domainWalker) command(at *sitter.Node, name, handler, fw string) {
+	id := d.entry(fact.CLICommand, name, at, map[string]string{"framework": fw, "command": name}, nil)
+	d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
+}
+
+// methodEntries finds #[Route] attributes and @Route annotations on a method.
+func (d *domainWalker) methodEntries(m *sitter.Node, c *domainClass) {
+	nm := m.ChildByFieldName("name")
+	if nm == nil || c.fq == "" {
+		return
+	}
+	handler := c.fq + "::" + d.text(nm)
+	emit := func(at *sitter.Node, path string, verbs []string, name string) {
+		if len(verbs) == 0 {
+			verbs = []string{"ANY"}
+		}
+		for _, v := range verbs {
+			full := d.routePath(c.route + "/" + strings.TrimLeft(path, "/"))
+			props := map[string]string{"method": v, "uri": full, "framework": "attribute"}
+			if name != "" {
+				props["name"] = name
+			}
+			id := d.entry(fact.WebRoute, v+" "+full, at, props, nil)
+			d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
+		}
+	}
+	for _, a := range d.attributes(m) {
+		if a.name != "route" {
+			continue
+		}
+		var pv *sitter.Node
+		if len(a.pos) > 0 {
+			pv = a.pos[0]
+		} else {
+			pv = a.named["path"]
+		}
+		p, ok := d.literal(pv)
+		if !ok {
+			continue
+		}
+		var verbs []string
+		if v := a.named["methods"]; v != nil {
+			verbs = d.verbs(v)
+		}
+		name := ""
+		if v := a.named["name"]; v != nil {
+			name, _ = d.literal(v)
+		}
+		emit(a.node, p, verbs, name)
+	}
+	// docblock annotations: @Route("/path", methods={"GET"}, name="x")
+	for p := m.PrevSibling(); p != nil && p.Kind() == "comment"; p = p.PrevSibling() {
+		for _, sm := range annotationRoute.FindAllStringSubmatch(d.text(p), -1) {
+			var verbs []string
+			if mm := annotationMethods.FindStringSubmatch(sm[0]); mm != nil {
+				for _, v := range strings.Split(mm[1], ",") {
+					if v = strings.Trim(strings.TrimSpace(v), `"'`); v != "" {
+						verbs = append(verbs, strings.ToUpper(v))
+					}
+				}
+			}
+			emit(p, sm[1], verbs, "")
+		}
+	}
+}
+
+var (
+	annotationRoute   = regexp.MustCompile(`@Route\(\s*"([^"]*)"[^)]*\)`)
+	annotationMethods = regexp.MustCompile(`methods\s*=\s*\{([^}]*)\}`)
+)
+
+type attr struct {
+	node  *sitter.Node
+	name  string // lower-case short name
+	pos   []*sitter.Node
+	named map[string]*sitter.Node
+}
+
+// attributes lists the attributes on a declaration.
+func (d *domainWalker) attributes(n *sitter.Node) []attr {
+	var out []attr
+	for _, l := range namedOf(n, "attribute_list") {
+		for _, g := range namedOf(l, "attribute_group") {
+			for _, a := range namedOf(g, "attribute") {
+				if a.NamedChildCount() == 0 {
+					continue
+				}
+				name := d.text(a.NamedChild(0))
+				if i := strings.LastIndexByte(name, '\\'); i >= 0 {
+					name = name[i+1:]
+				}
+				at := attr{node: a, name: fact.Lower(name), named: map[string]*sitter.Node{}}
+				if args := a.ChildByFieldName("parameters"); args != nil || a.NamedChildCount() > 1 {
+					if args == nil {
+						args = a.NamedChild(1)
+					}
+					for i := uint(0); i < args.NamedChildCount(); i++ {
+						c := args.NamedChild(i)
+						if c.Kind() != "argument" {
+							continue
+						}
+						v := argValueNode(c)
+						if v == nil {
+							continue
+						}
+						if nm := c.ChildByFieldName("name"); nm != nil {
+							at.named[d.text(nm)] = v
+						} else {
+							at.pos = append(at.pos, v)
+						}
+					}
+				}
+				out = append(out, at)
+			}
+		}
+	}
+	return out
+}
