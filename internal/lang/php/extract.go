@@ -30,6 +30,7 @@ type Result struct {
 	Refs    []fact.Ref
 	Partial bool   // the tree has syntax errors; what could be extracted is kept
 	Error   string // first syntax error as "line N: ...", when Partial
+	Domain  Domain // tables, entry points and SQL facts (sql.go)
 }
 
 // Extractor parses PHP files. It is not safe for concurrent use.
@@ -65,6 +66,7 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, 
 	w.finish(root)
 	res := Result{Nodes: w.nodes, Edges: w.edges, Chunks: w.chunks}
 	res.Refs = collectRefs(path, src, root, w.nodes)
+	res.addDomain(path, src, root)
 	if root.HasError() {
 		res.Partial = true
 		res.Error = firstError(root, src)
