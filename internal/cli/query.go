@@ -30,13 +30,13 @@ type queryOptions struct {
 func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 	opts := &queryOptions{IO: io, Global: g}
 	var names []string
-	for _, o := range facade.Ops() {
+	for _, o := range append(facade.Ops(), facade.DriftOps()...) {
 		names = append(names, o.Name)
 	}
 	cmd := &cobra.Command{
 		Use:   "query <op>",
-		Short: "Run one read operation and print its answer envelope",
-		Long: "Run one read operation (" + strings.Join(names, ", ") + ") and print the answer envelope as JSON,\n" +
+		Short: "Run one operation and print its answer envelope",
+		Long: "Run one operation (" + strings.Join(names, ", ") + ") and print the answer envelope as JSON,\n" +
 			"the same bytes the MCP tool ragraf_<op> returns.\n\n" +
 			"  ragraf query symbol --name Cart\n" +
 			"  ragraf query references --args '{\"qname\":\"App\\\\Cart::addItem\",\"limit\":10}'",

@@ -328,5 +328,5 @@ func (s *Service) CallDrift(ctx context.Context, name string, args []byte) (*Env
 			return o.run(ctx, s, args)
 		}
 	}
-	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown drift operation %q", name)}
+	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown operation %q", name)}
 }

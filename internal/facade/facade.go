@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/ragraf/ragraf/internal/drift"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/control"
 	"github.com/ragraf/ragraf/internal/store/graph"
@@ -41,6 +42,9 @@ type snapshot struct {
 	graph *graph.Store
 	lex   *lexvec.Store
 	refs  sync.WaitGroup // calls in flight
+
+	checkOnce sync.Once
+	check     *drift.Checker // stale checks against this revision (stale.go)
 }
 
 // New returns a Service for the project at root. It opens nothing until the

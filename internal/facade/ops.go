@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 )
 
@@ -60,7 +59,7 @@ func (s *Service) Call(ctx context.Context, name string, args []byte) (*Envelope
 			return o.run(ctx, s, args)
 		}
 	}
-	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown operation %q", name)}
+	return s.CallDrift(ctx, name, args)
 }
 
 // EncodeJSON is the one encoding of answers and errors: indented, HTML left

@@ -30,7 +30,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/ragraf/ragraf/internal/drift"
@@ -39,26 +38,13 @@ import (
 	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
-// driftStates holds each Service's drift state (a Checker per revision),
-// keyed by *Service. It lives here rather than in Service so the read path's
-// struct does not change shape for the ledger.
-var driftStates sync.Map // *Service -> *driftState
-
-type driftState struct {
-	mu      sync.Mutex
-	checker *drift.Checker // for the revision named by checker.Rev()
-}
-
-// checker returns the Service's Checker for snap's revision.
+// checker returns the drift Checker of snap's revision, made on first use; it
+// lives as long as the open revision, so its stat cache is per revision.
 func (s *Service) checker(snap *snapshot) *drift.Checker {
-	v, _ := driftStates.LoadOrStore(s, &driftState{})
-	st := v.(*driftState)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.checker == nil || st.checker.Rev() != snap.name {
-		st.checker = drift.NewChecker(driftSource(snap), s.root, s.configOrDefault())
-	}
-	return st.checker
+	snap.checkOnce.Do(func() {
+		snap.check = drift.NewChecker(driftSource(snap), s.root, s.configOrDefault())
+	})
+	return snap.check
 }
 
 // driftSource reads snap for the detectors.

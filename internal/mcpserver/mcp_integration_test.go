@@ -188,8 +188,8 @@ func TestFT22_CLIMatchesMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != len(facade.Ops()) {
-		t.Errorf("%d tools for %d operations", len(tools.Tools), len(facade.Ops()))
+	if want := len(facade.Ops()) + len(facade.DriftOps()); len(tools.Tools) != want {
+		t.Errorf("%d tools for %d operations", len(tools.Tools), want)
 	}
 	for _, tl := range tools.Tools {
 		if !strings.HasPrefix(tl.Name, "ragraf_") || !strings.Contains(tl.Description, "Example:") || tl.OutputSchema == nil {

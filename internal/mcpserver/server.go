@@ -80,6 +80,9 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false), IdempotentHint: true},
 		}, handler(svc, o.Name, opts.Logger))
 	}
+	if err := AddDriftTools(srv, svc, opts.Logger); err != nil {
+		return nil, err
+	}
 	return srv, nil
 }
 
