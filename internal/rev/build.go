@@ -211,6 +211,7 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 		res.edges = append(res.edges, r.Edges...)
 		res.chunks = append(res.chunks, r.Chunks...)
 		res.refs = append(res.refs, r.Refs...)
+		res.addDomain(r.Domain)
 		if r.Partial {
 			res.row.Status, res.row.Reason = string(corpus.Partial), r.Error
 		}
@@ -311,6 +312,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	if err != nil {
 		return err
 	}
+	nodes = linkDomain(ctx, opts, results, nodes, refs, &resolved)
 	edges = dedupEdges(append(edges, resolved.Edges...))
 	info.Unresolved = len(resolved.Unresolved)
 
