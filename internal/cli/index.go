@@ -4,6 +4,8 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -18,6 +20,7 @@ type indexOptions struct {
 	Global      *globalOptions
 	JSON        bool
 	Parallelism int
+	CPUProfile  string
 }
 
 func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
@@ -32,6 +35,7 @@ func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a machine-readable summary")
 	cmd.Flags().IntVarP(&opts.Parallelism, "jobs", "j", 0, "extraction workers (default: number of CPUs)")
+	cmd.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the build to this file")
 	return cmd
 }
 
@@ -54,6 +58,17 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 			})
 			_ = bar.Set(done)
 		}
+	}
+	if opts.CPUProfile != "" {
+		f, err := os.Create(opts.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	info, err := rev.Build(cmd.Context(), bo)
