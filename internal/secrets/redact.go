@@ -316,6 +316,10 @@ func addValue(line []byte, m []int, base int, spans []span) []span {
 	return spans
 }
 
+// commandSignature is a console command definition such as Laravel's
+// $signature = 'shop:prune-carts {--days=30}': a name, not a secret.
+var commandSignature = regexp.MustCompile(`^[a-z][a-z0-9_-]*(?::[a-z0-9_-]+)+(?:\s+\{.*)?$`)
+
 // isSecretValue decides whether a literal assigned to a key of strength s is
 // redacted.
 func isSecretValue(s strength, v []byte) bool {
@@ -326,7 +330,7 @@ func isSecretValue(s strength, v []byte) bool {
 	case strong:
 		return true
 	case weak:
-		return len(v) >= 20 && entropy(v) > 3.5
+		return len(v) >= 20 && entropy(v) > 3.5 && !commandSignature.Match(v)
 	}
 	return false
 }
