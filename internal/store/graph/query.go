@@ -6,18 +6,22 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
-const edgeCols = `id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources`
+const edgeCols = `id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props`
 
 func scanEdge(sc interface{ Scan(...any) error }) (fact.Edge, error) {
 	var e fact.Edge
-	var kind, prov, sources string
-	if err := sc.Scan(&e.ID, &kind, &e.From, &e.To, &prov, &e.Confidence, &e.EvidencePath, &e.EvidenceLine, &sources); err != nil {
+	var kind, prov, sources, props string
+	if err := sc.Scan(&e.ID, &kind, &e.From, &e.To, &prov, &e.Confidence, &e.EvidencePath, &e.EvidenceLine, &sources, &props); err != nil {
 		return e, err
+	}
+	if props != "" && props != "{}" {
+		_ = json.Unmarshal([]byte(props), &e.Props) // written by PropsJSON
 	}
 	e.Kind, e.Provenance = fact.EdgeKind(kind), fact.Provenance(prov)
 	if sources != "" {
