@@ -96,6 +96,7 @@ func genFixture(n, hot int) *fixture {
 			f.edge(fact.Calls, many, hotID, "src/many.php", 2+i, fact.Stated)
 		}
 	}
+	domainFixture(f, runs[0], classes[0])
 	return f
 }
 

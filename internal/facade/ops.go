@@ -49,6 +49,10 @@ func Ops() []Op {
 		op[CodeArgs, CodeResult]("code", (*Service).Code),
 		op[LiveReadArgs, LiveReadResult]("live_read", (*Service).LiveRead),
 		op[RevisionsArgs, RevisionsResult]("revisions", (*Service).Revisions),
+		op[EntryPointsArgs, EntryPointsResult]("entry_points", (*Service).EntryPoints),
+		op[SchemaArgs, SchemaResult]("schema", (*Service).Schema),
+		op[TableUsageArgs, TableUsageResult]("table_usage", (*Service).TableUsage),
+		op[DocsArgs, DocsResult]("docs", (*Service).Docs),
 	}
 }
 

@@ -37,6 +37,10 @@ var opCases = []opCase{
 	{"code", `{"qname":"App\\C1::run"}`, `{"path":"src/none.php"}`},
 	{"live_read", `{"path":"src/C1.php"}`, `{"path":"src/none.php"}`},
 	{"revisions", `{}`, `{"limit":1,"cursor":"` + cursorAt("revisions", 10) + `"}`},
+	{"entry_points", `{}`, `{"path":"src/none.php"}`},
+	{"schema", `{"table":"orders"}`, `{"table":"nope"}`},
+	{"table_usage", `{"table":"orders"}`, `{"table":"nope"}`},
+	{"docs", `{"path":"README.md"}`, `{"path":"src/C1.php"}`},
 }
 
 func newTestService(t testing.TB) (*Service, string) {

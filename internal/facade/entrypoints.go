@@ -1,0 +1,169 @@
+// This file defines the entry_points operation: web routes, HTTP endpoints,
+// CLI commands and cron jobs with their handler symbols (lang/php routes.go
+// finds them, resolve/domain.go links the handlers).
+
+package facade
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// EntryPointsArgs filters the entry points.
+type EntryPointsArgs struct {
+	Kind  string `json:"kind,omitempty" jsonschema:"web_route, http_endpoint, cli_command or cron_job; empty for all"`
+	Path  string `json:"path,omitempty" jsonschema:"only entry points declared in this file or below this directory"`
+	Limit int    `json:"limit,omitempty" jsonschema:"at most this many entry points (default 200)"`
+}
+
+// EntryPoint is one route, endpoint, command or job.
+type EntryPoint struct {
+	ID      string            `json:"id"`
+	Kind    string            `json:"kind"`
+	Name    string            `json:"name"`
+	Path    string            `json:"path"`
+	Line    int               `json:"line"`
+	EndLine int               `json:"end_line"`
+	Props   map[string]string `json:"props"`
+	// Handlers are the symbols that handle it; empty when the handler is a
+	// closure or could not be resolved (props.handler keeps the expression).
+	Handlers []Handler `json:"handlers"`
+}
+
+// Handler is one handles edge with its target.
+type Handler struct {
+	ID         string  `json:"id"`
+	Kind       string  `json:"kind"`
+	QName      string  `json:"qname"`
+	Path       string  `json:"path"`
+	Line       int     `json:"line"`
+	Provenance string  `json:"provenance"`
+	Confidence float64 `json:"confidence"`
+	Via        string  `json:"via,omitempty"`
+}
+
+// EntryPointsResult lists entry points in path and line order.
+type EntryPointsResult struct {
+	EntryPoints []EntryPoint `json:"entry_points"`
+}
+
+var entryKinds = []fact.NodeKind{fact.WebRoute, fact.HTTPEndpoint, fact.CLICommand, fact.CronJob}
+
+// EntryPoints lists the project's entry points.
+func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envelope, error) {
+	const op = "entry_points"
+	kinds := entryKinds
+	if args.Kind != "" {
+		kinds = nil
+		for _, k := range entryKinds {
+			if string(k) == args.Kind {
+				kinds = []fact.NodeKind{k}
+			}
+		}
+		if kinds == nil {
+			return nil, badInput("kind %q: want web_route, http_endpoint, cli_command or cron_job", args.Kind)
+		}
+	}
+	prefix := ""
+	if args.Path != "" {
+		p, err := s.cleanPath("path", args.Path)
+		if err != nil {
+			return nil, err
+		}
+		prefix = p
+	}
+	limit := args.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	nodes, err := snap.graph.AllNodes(ctx, kinds...)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var sel []fact.Node
+	for _, n := range nodes {
+		if prefix == "" || n.Path == prefix || strings.HasPrefix(n.Path, strings.TrimSuffix(prefix, "/")+"/") {
+			sel = append(sel, n)
+		}
+	}
+	sort.Slice(sel, func(i, j int) bool {
+		a, b := sel[i], sel[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.StartLine != b.StartLine {
+			return a.StartLine < b.StartLine
+		}
+		return a.ID < b.ID
+	})
+	total := len(sel)
+	if len(sel) > limit {
+		sel = sel[:limit]
+	}
+	res := EntryPointsResult{EntryPoints: []EntryPoint{}}
+	paths := []string{}
+	for _, n := range sel {
+		hs, err := s.handlers(ctx, snap, n.ID)
+		if err != nil {
+			return nil, err
+		}
+		props := n.Props
+		if props == nil {
+			props = map[string]string{}
+		}
+		res.EntryPoints = append(res.EntryPoints, EntryPoint{ID: n.ID, Kind: string(n.Kind), Name: n.Name, Path: n.Path,
+			Line: n.StartLine, EndLine: n.EndLine, Props: props, Handlers: hs})
+		paths = append(paths, n.Path)
+		for _, h := range hs {
+			paths = append(paths, h.Path)
+		}
+	}
+	env.Result = res
+	env.Limits = Limits{Limit: limit, Returned: len(res.EntryPoints), Total: total, Truncated: total > len(res.EntryPoints)}
+	if total == 0 {
+		env.NotFound = true
+		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": "route"}, Why: "lexical search for routing code"})
+	}
+	return s.done(ctx, env, snap, paths)
+}
+
+// handlers loads the handles edges of an entry point and their targets.
+func (s *Service) handlers(ctx context.Context, snap *snapshot, id string) ([]Handler, error) {
+	es, err := snap.graph.EdgesFrom(ctx, id, []fact.EdgeKind{fact.Handles})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	out := []Handler{}
+	if len(es) == 0 {
+		return out, nil
+	}
+	ids := make([]string, 0, len(es))
+	for _, e := range es {
+		ids = append(ids, e.To)
+	}
+	byID, err := snap.graph.NodesByID(ctx, ids)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	for _, e := range es {
+		t, ok := byID[e.To]
+		if !ok {
+			continue
+		}
+		out = append(out, Handler{ID: t.ID, Kind: string(t.Kind), QName: t.QName, Path: t.Path, Line: t.StartLine,
+			Provenance: string(e.Provenance), Confidence: e.Confidence, Via: e.Props["via"]})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].QName < out[j].QName || out[i].QName == out[j].QName && out[i].ID < out[j].ID
+	})
+	return out, nil
+}

@@ -1,0 +1,174 @@
+// This file defines the schema operation: tables, columns, keys and foreign
+// keys from every source (SQL files, PHP migrations and strings, live
+// databases), each with its source; conflicts between sources come from
+// the revision's schema_conflicts meta (resolve/domain.go).
+
+package facade
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// SchemaArgs optionally names one table.
+type SchemaArgs struct {
+	Table string `json:"table,omitempty" jsonschema:"table name, with or without its prefix (wp_posts or posts); empty for all tables"`
+}
+
+// SchemaTable is one table as one source defines it.
+type SchemaTable struct {
+	ID          string         `json:"id"`
+	Name        string         `json:"name"`
+	Source      string         `json:"source"`
+	Path        string         `json:"path"`
+	Line        int            `json:"line"`
+	EndLine     int            `json:"end_line"`
+	Partial     bool           `json:"partial,omitempty"` // an ALTER-style definition (Schema::table)
+	Columns     []SchemaColumn `json:"columns"`
+	ForeignKeys []SchemaFK     `json:"foreign_keys"`
+}
+
+// SchemaColumn is one column.
+type SchemaColumn struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Type     string  `json:"type"`
+	Nullable bool    `json:"nullable"`
+	Default  *string `json:"default,omitempty"`
+	Key      string  `json:"key,omitempty"`
+	Line     int     `json:"line"`
+}
+
+// SchemaFK is one foreign key.
+type SchemaFK struct {
+	Table      string `json:"ref_table"`
+	Columns    string `json:"columns"`
+	RefColumns string `json:"ref_columns"`
+	Path       string `json:"path"`
+	Line       int    `json:"line"`
+}
+
+// SchemaConflict is a column defined differently by two sources.
+type SchemaConflict struct {
+	Table   string   `json:"table"`
+	Column  string   `json:"column,omitempty"`
+	What    string   `json:"what"`
+	Sources []string `json:"sources"`
+	Values  []string `json:"values"`
+	Paths   []string `json:"paths"`
+}
+
+// SchemaResult lists the tables by name, then source path.
+type SchemaResult struct {
+	Tables    []SchemaTable    `json:"tables"`
+	Conflicts []SchemaConflict `json:"conflicts"`
+}
+
+// tableMatches reports whether a table node name answers a requested name:
+// equal, or equal once a prefix ending in "_" is put on either side.
+func tableMatches(name, want string) bool {
+	n, w := strings.ToLower(name), strings.ToLower(want)
+	if n == w {
+		return true
+	}
+	if strings.HasSuffix(n, "_"+w) || strings.HasSuffix(w, "_"+n) {
+		return !strings.Contains(strings.TrimSuffix(n, w), ".") && !strings.Contains(strings.TrimSuffix(w, n), ".")
+	}
+	return false
+}
+
+// Schema lists tables with their columns and keys.
+func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error) {
+	const op = "schema"
+	if err := checkQueryLanguage("table", args.Table); err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	env := s.envelope(op, snap)
+	tables, err := snap.graph.AllNodes(ctx, fact.Table)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	res := SchemaResult{Tables: []SchemaTable{}, Conflicts: []SchemaConflict{}}
+	var paths []string
+	for _, t := range tables {
+		if args.Table != "" && !tableMatches(t.Name, args.Table) {
+			continue
+		}
+		st := SchemaTable{ID: t.ID, Name: t.Name, Source: t.Props["source"], Path: t.Path, Line: t.StartLine, EndLine: t.EndLine,
+			Partial: t.Props["partial"] == "true", Columns: []SchemaColumn{}, ForeignKeys: []SchemaFK{}}
+		cols, err := snap.graph.Children(ctx, t.ID)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, c := range cols {
+			if c.Kind != fact.Column {
+				continue
+			}
+			sc := SchemaColumn{ID: c.ID, Name: c.Name, Type: c.Props["type"], Nullable: c.Props["nullable"] == "true", Key: c.Props["key"], Line: c.StartLine}
+			if d, ok := c.Props["default"]; ok {
+				sc.Default = &d
+			}
+			st.Columns = append(st.Columns, sc)
+		}
+		sort.SliceStable(st.Columns, func(i, j int) bool { return st.Columns[i].Line < st.Columns[j].Line })
+		fks, err := snap.graph.EdgesFrom(ctx, t.ID, []fact.EdgeKind{fact.ForeignKey})
+		if err != nil {
+			return nil, storeError(err)
+		}
+		if len(fks) > 0 {
+			ids := make([]string, len(fks))
+			for i, e := range fks {
+				ids[i] = e.To
+			}
+			to, err := snap.graph.NodesByID(ctx, ids)
+			if err != nil {
+				return nil, storeError(err)
+			}
+			for _, e := range fks {
+				name := to[e.To].Name
+				if name == "" {
+					name = e.Props["ref_table"]
+				}
+				st.ForeignKeys = append(st.ForeignKeys, SchemaFK{Table: name, Columns: e.Props["columns"], RefColumns: e.Props["ref_columns"],
+					Path: e.EvidencePath, Line: e.EvidenceLine})
+			}
+		}
+		res.Tables = append(res.Tables, st)
+		if !strings.HasPrefix(t.Path, "db:") {
+			paths = append(paths, t.Path)
+		}
+	}
+	sort.SliceStable(res.Tables, func(i, j int) bool {
+		a, b := res.Tables[i], res.Tables[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Path < b.Path
+	})
+	if raw, err := snap.graph.Meta(ctx, "schema_conflicts"); err == nil && raw != "" {
+		var all []SchemaConflict
+		if json.Unmarshal([]byte(raw), &all) == nil {
+			for _, c := range all {
+				if args.Table == "" || tableMatches(c.Table, args.Table) {
+					res.Conflicts = append(res.Conflicts, c)
+				}
+			}
+		}
+	}
+	env.Result = res
+	n := len(res.Tables)
+	env.Limits = Limits{Limit: n, Returned: n, Total: n}
+	if n == 0 {
+		notFound(env, args.Table)
+	}
+	return s.done(ctx, env, snap, paths)
+}
