@@ -1,0 +1,15 @@
+// This file describes the tools about the application's domain:
+// ragraf_entry_points, ragraf_schema, ragraf_table_usage and ragraf_docs.
+
+package mcpserver
+
+var domainTools = []tool{
+	{op: "entry_points", title: "Entry points", description: `List the ways into the application: web routes (Laravel, Slim, Symfony #[Route]), HTTP endpoints (WordPress REST routes, wp_ajax_* and admin_post_* hooks), CLI commands (Artisan $signature, Symfony Console, WP-CLI) and cron jobs (schedulers, wp_schedule_event, crontab files), each with the handler symbols it reaches. A handler that could not be resolved is kept in props.handler as written. Filter by kind (web_route, http_endpoint, cli_command, cron_job) or path.
+Example: {"kind": "web_route"} -> result {"entry_points": [{"kind": "web_route", "name": "GET /products/{sku}", "path": "routes/web.php", "line": 27, "props": {"method": "GET", "uri": "/products/{sku}"}, "handlers": [{"qname": "Shop\\Http\\Controller\\ProductController::show", "provenance": "stated"}]}]}.`},
+	{op: "schema", title: "Database schema", description: `Return tables with columns (type, nullability, default, key), foreign keys and the source of each definition: SQL files, PHP migrations (Laravel, Doctrine, Phinx), CREATE TABLE strings in PHP, or a live database (information_schema, SQLite pragmas). When sources disagree both definitions are listed and result.conflicts names the column. The table name matches with or without its prefix.
+Example: {"table": "orders"} -> result {"tables": [{"name": "orders", "source": "sql_file", "path": "database/schema.sql", "line": 40, "columns": [{"name": "status", "type": "varchar(16)", "nullable": false}], "foreign_keys": []}], "conflicts": []}.`},
+	{op: "table_usage", title: "Code using a table", description: `List the functions and methods that query a table (SQL strings: op select/insert/update/delete/ddl and the columns named explicitly; SELECT * names none) or reference it through a query builder or model (DB::table, $wpdb->insert, Eloquent $table), with path:line. provenance "derived" means the table name was inferred from a PHP expression such as {$wpdb->posts} or $this->prefix . 'orders'. Give column to keep only statements naming it.
+Example: {"table": "orders", "column": "status"} -> result {"uses": [{"from_qname": "Shop\\Order\\OrderRepository::updateStatus", "path": "src/Order/OrderRepository.php", "line": 43, "edge": "queries", "op": "update", "columns": ["id", "status"], "provenance": "derived"}]}.`},
+	{op: "docs", title: "Documentation", description: `Return the documentation sections (Markdown, reStructuredText) that document a symbol, table or file: give id for a node from an earlier answer, or path for a source file (sections about it or its symbols); a documentation file's path lists its sections. Read a section's text with ragraf_code on its path and lines.
+Example: {"path": "src/Cart/CartRepository.php"} -> result {"sections": [{"title": "Carts", "path": "docs/ARCHITECTURE.md", "line": 30, "end_line": 44, "mention": "CartRepository", "provenance": "derived"}]}.`},
+}
