@@ -125,7 +125,7 @@ func buildReport(ctx context.Context, l Layout, ctl *control.Store, from, to str
 	rep := Report{From: from, To: to, CreatedAt: now.UTC().Format(time.RFC3339),
 		Ledger: LedgerCounts{ByKind: map[string]int{}, ByMethod: map[string]int{}},
 		Files:  []FileChange{}, Symbols: SymbolChanges{Added: []SymbolChange{}, Removed: []SymbolChange{}, Signature: []SymbolChange{}},
-		Stale:  StaleSummary{ByReason: map[string]int{}, Symbols: []StaleSymbol{}},
+		Stale:           StaleSummary{ByReason: map[string]int{}, Symbols: []StaleSymbol{}},
 		SliceBoundaries: []control.Entry{}, SchemaChanges: []control.Entry{}, Notes: []control.Entry{}, Acks: []AckLine{}}
 	entries, err := ctl.Entries(ctx, control.Filter{Revision: from})
 	if err != nil {
