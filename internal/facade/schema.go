@@ -172,3 +172,35 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	}
 	return s.done(ctx, env, snap, paths)
 }
+
+// DomainStatus is the status section about SQL and schema sources: SQL
+// strings that parsed or not (with examples), schema conflicts between
+// sources, and the live databases read at index time.
+type DomainStatus struct {
+	SQL             json.RawMessage `json:"sql"`
+	SchemaConflicts json.RawMessage `json:"schema_conflicts"`
+	DBSources       json.RawMessage `json:"db_sources"`
+}
+
+// domainStatus reads the section from graph meta; nil when the revision
+// was built without it.
+func domainStatus(ctx context.Context, snap *snapshot) *DomainStatus {
+	get := func(k string) json.RawMessage {
+		v, err := snap.graph.Meta(ctx, k)
+		if err != nil || v == "" || !json.Valid([]byte(v)) {
+			return nil
+		}
+		return json.RawMessage(v)
+	}
+	d := &DomainStatus{SQL: get("sql_problems"), SchemaConflicts: get("schema_conflicts"), DBSources: get("db_sources")}
+	if d.SQL == nil {
+		return nil
+	}
+	if d.SchemaConflicts == nil {
+		d.SchemaConflicts = json.RawMessage("[]")
+	}
+	if d.DBSources == nil {
+		d.DBSources = json.RawMessage("[]")
+	}
+	return d
+}

@@ -30,6 +30,7 @@ type StatusResult struct {
 	Conflicts  ConflictList              `json:"conflicts"`
 	Duplicates DuplicateList             `json:"duplicates"`
 	History    []control.Rev             `json:"history"`
+	Domain     *DomainStatus             `json:"domain,omitempty"` // schema.go
 }
 
 // FileCoverage counts files by status and language; their sum is the corpus.
@@ -172,6 +173,7 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	if res.History, err = ctl.Revs(ctx); err != nil {
 		return nil, storeError(err)
 	}
+	res.Domain = domainStatus(ctx, snap)
 	env := s.envelope("status", snap)
 	env.Result = res
 	env.Limits = Limits{Limit: args.Examples, Returned: 1, Total: 1}
