@@ -80,8 +80,9 @@ type domainWalker struct {
 type domainClass struct {
 	fq     string
 	id     string
-	table  string // const TABLE or property $table, a literal
-	route  string // class-level #[Route] prefix
+	table  string            // const TABLE or property $table, a literal
+	consts map[string]string // literal class constants (e.g. a column list)
+	route  string            // class-level #[Route] prefix
 	parent string
 }
 
@@ -218,7 +219,7 @@ func isStringExpr(e *sitter.Node) bool {
 // its command and route attributes, then walks its body.
 func (d *domainWalker) class(n *sitter.Node) {
 	prev := d.cls
-	c := &domainClass{}
+	c := &domainClass{consts: map[string]string{}}
 	if nn := n.ChildByFieldName("name"); nn != nil {
 		c.fq = d.names.sc.qualify(d.text(nn))
 		c.id = d.classID(c.fq, line(n.StartPosition()))
@@ -235,8 +236,13 @@ func (d *domainWalker) class(n *sitter.Node) {
 			switch m.Kind() {
 			case "const_declaration":
 				for _, el := range namedOf(m, "const_element") {
-					if el.NamedChildCount() >= 2 && strings.EqualFold(d.text(el.NamedChild(0)), "TABLE") {
-						if v, ok := d.literal(el.NamedChild(el.NamedChildCount() - 1)); ok {
+					if el.NamedChildCount() < 2 {
+						continue
+					}
+					if v, ok := d.literal(el.NamedChild(el.NamedChildCount() - 1)); ok {
+						name := d.text(el.NamedChild(0))
+						c.consts[name] = v
+						if strings.EqualFold(name, "TABLE") {
 							c.table = v
 						}
 					}
@@ -440,6 +446,14 @@ func (d *domainWalker) hole(e *sitter.Node, depth int) []sqltext.Part {
 		if v := d.vars[t]; v != nil && v.StartByte() < e.StartByte() {
 			if parts, ok := d.template(v, depth+1); ok {
 				return parts
+			}
+		}
+	}
+	if d.cls != nil {
+		if scope, name, ok := strings.Cut(t, "::"); ok && (strings.EqualFold(scope, "self") || strings.EqualFold(scope, "static")) &&
+			!strings.EqualFold(name, "TABLE") {
+			if v, ok := d.cls.consts[name]; ok {
+				return []sqltext.Part{{Lit: v}}
 			}
 		}
 	}
