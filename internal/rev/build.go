@@ -48,6 +48,9 @@ type Options struct {
 	Logger   *slog.Logger
 	// Now gives the time recorded in rev.json and rev_history; tests fix it.
 	Now func() time.Time
+	// Full writes the stores from scratch even when the parent revision's
+	// could be updated (incremental.go); tests compare the two.
+	Full bool
 	// Hook, when set, is called as the build passes each stage: "extracted",
 	// "written" (store files complete in tmp), "renamed" (directory in revs/),
 	// "recorded" (rev_history row appended), "published" (CURRENT switched).
@@ -323,23 +326,41 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	info.FilesTotal, info.Nodes, info.Edges, info.Chunks = len(rows), len(nodes), len(edges), len(chunks)
 
-	// The two stores are independent files: write them at the same time.
-	symbols := slices.Clone(nodes) // the graph writer sorts nodes in place
+	snapshots := make(map[string][]byte, len(results))
+	for i := range results {
+		if results[i].snapshot != nil {
+			snapshots[results[i].row.Path] = results[i].snapshot
+		}
+	}
+	gc := graph.Content{
+		Files: rows, Snapshot: func(p string) []byte { return snapshots[p] },
+		Nodes: nodes, Edges: edges, Unresolved: resolved.Unresolved, Meta: resolved.Meta,
+	}
+	if opts.Full || !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks) {
+		if err := writeStores(ctx, dir, gc, chunks); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, RevJSON), append(b, '\n'), 0o644)
+}
+
+// writeStores writes both stores in full. They are independent files: write
+// them at the same time.
+func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fact.TextChunk) error {
+	symbols := slices.Clone(gc.Nodes) // the graph writer sorts nodes in place
 	var g errgroup.Group
 	g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
 		if err != nil {
 			return err
 		}
-		if err := writeGraph(ctx, gw, rows, results, nodes, edges, resolved.Unresolved); err != nil {
+		if err := writeGraph(ctx, gw, gc); err != nil {
 			gw.Abort()
 			return err
-		}
-		for _, k := range slices.Sorted(maps.Keys(resolved.Meta)) {
-			if err := gw.Meta(ctx, k, resolved.Meta[k]); err != nil {
-				gw.Abort()
-				return err
-			}
 		}
 		return gw.Close(ctx)
 	})
@@ -358,34 +379,35 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		}
 		return lw.Close(ctx)
 	})
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(info, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, RevJSON), append(b, '\n'), 0o644)
+	return g.Wait()
 }
 
-func writeGraph(ctx context.Context, gw *graph.Writer, rows []graph.File, results []fileResult, nodes []fact.Node, edges []fact.Edge, unresolved []fact.Unresolved) error {
-	if err := gw.Files(ctx, rows); err != nil {
+func writeGraph(ctx context.Context, gw *graph.Writer, gc graph.Content) error {
+	if err := gw.Files(ctx, gc.Files); err != nil {
 		return err
 	}
-	for i := range results {
-		if results[i].snapshot != nil {
-			if err := gw.Snapshot(ctx, results[i].row.Path, results[i].snapshot); err != nil {
+	for _, f := range gc.Files {
+		if b := gc.Snapshot(f.Path); b != nil {
+			if err := gw.Snapshot(ctx, f.Path, b); err != nil {
 				return err
 			}
 		}
 	}
-	if err := gw.Nodes(ctx, nodes); err != nil {
+	if err := gw.Nodes(ctx, gc.Nodes); err != nil {
 		return err
 	}
-	if err := gw.Edges(ctx, edges); err != nil {
+	if err := gw.Edges(ctx, gc.Edges); err != nil {
 		return err
 	}
-	return gw.Unresolved(ctx, unresolved)
+	if err := gw.Unresolved(ctx, gc.Unresolved); err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(gc.Meta)) {
+		if err := gw.Meta(ctx, k, gc.Meta[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dedupEdges drops edges with a repeated id (the same relation seen twice at

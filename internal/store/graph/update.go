@@ -1,0 +1,261 @@
+// This file defines Update, the incremental write of graph.sqlite: it turns a
+// copy of the parent revision's file into exactly what a full write of the new
+// content would hold, touching only the rows that differ. A reindex after a
+// few edits then writes a few hundred rows instead of every row of the
+// project. The full write is Writer in graph.go.
+
+package graph
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/sqlitedb"
+)
+
+// Content is everything one revision's graph.sqlite holds.
+type Content struct {
+	Files      []File
+	Snapshot   func(path string) []byte // the indexed content of a file; nil when none is kept
+	Nodes      []fact.Node
+	Edges      []fact.Edge
+	Unresolved []fact.Unresolved
+	Meta       map[string]string
+}
+
+// UpdateStats counts the rows an Update wrote and deleted.
+type UpdateStats struct {
+	Written int
+	Deleted int
+}
+
+// Update makes the graph.sqlite at path, a copy of an earlier revision's
+// file, hold exactly c. The file's schema version must be SchemaVersion; a
+// *sqlitedb.VersionError says a full write is needed instead.
+func Update(ctx context.Context, path string, c Content) (UpdateStats, error) {
+	var st UpdateStats
+	db, err := sqlitedb.OpenBuild(path)
+	if err != nil {
+		return st, err
+	}
+	defer db.Close()
+	if err := sqlitedb.CheckVersion(ctx, db, path, SchemaVersion); err != nil {
+		return st, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return st, err
+	}
+	defer tx.Rollback()
+	u := updater{ctx: ctx, tx: tx, st: &st}
+
+	// files and snapshots: a file whose row changed gets its snapshot again
+	want := make(map[string]string, len(c.Files))
+	for _, f := range c.Files {
+		want[f.Path] = fileKey(f)
+	}
+	changed, err := u.sync("file", "path", `SELECT path, lang, status, reason, size, lines, hash, mtime FROM file`, want,
+		func(rows *sql.Rows) (string, string, error) {
+			var f File
+			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime)
+			return f.Path, fileKey(f), err
+		})
+	if err != nil {
+		return st, err
+	}
+	for _, f := range c.Files {
+		if !changed[f.Path] {
+			continue
+		}
+		if err := u.exec(`INSERT OR REPLACE INTO file(path, lang, status, reason, size, lines, hash, mtime) VALUES (?,?,?,?,?,?,?,?)`,
+			f.Path, f.Lang, f.Status, f.Reason, f.Size, f.Lines, f.Hash, f.MTime); err != nil {
+			return st, err
+		}
+		if err := u.exec(`DELETE FROM snapshot WHERE path = ?`, f.Path); err != nil {
+			return st, err
+		}
+		if b := c.Snapshot(f.Path); b != nil {
+			if err := u.exec(`INSERT INTO snapshot(path, content) VALUES (?, ?)`, f.Path, b); err != nil {
+				return st, err
+			}
+		}
+	}
+	for p := range u.gone {
+		if err := u.exec(`DELETE FROM snapshot WHERE path = ?`, p); err != nil {
+			return st, err
+		}
+	}
+
+	// nodes
+	want = make(map[string]string, len(c.Nodes))
+	byID := make(map[string]*fact.Node, len(c.Nodes))
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		want[n.ID], byID[n.ID] = nodeKey(n), n
+	}
+	changed, err = u.sync("node", "id", `SELECT `+nodeCols+` FROM node`, want, func(rows *sql.Rows) (string, string, error) {
+		n, err := scanNode(rows)
+		return n.ID, nodeKey(&n), err
+	})
+	if err != nil {
+		return st, err
+	}
+	for id := range changed {
+		n := byID[id]
+		if err := u.exec(`INSERT OR REPLACE INTO node(id, kind, name, qname, qname_lower, name_lower, path, start_line, end_line, lang, parent, signature, props) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			n.ID, string(n.Kind), n.Name, n.QName, fact.Lower(n.QName), fact.Lower(n.Name), n.Path, n.StartLine, n.EndLine, n.Lang, n.Parent, n.Signature, PropsJSON(n.Props)); err != nil {
+			return st, err
+		}
+	}
+
+	// edges
+	want = make(map[string]string, len(c.Edges))
+	edgeByID := make(map[string]*fact.Edge, len(c.Edges))
+	for i := range c.Edges {
+		e := &c.Edges[i]
+		want[e.ID], edgeByID[e.ID] = edgeKey(string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)), e
+	}
+	changed, err = u.sync("edge", "id", `SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props FROM edge`, want,
+		func(rows *sql.Rows) (string, string, error) {
+			var id, kind, src, dst, prov, epath, sources, props string
+			var conf float64
+			var line int
+			err := rows.Scan(&id, &kind, &src, &dst, &prov, &conf, &epath, &line, &sources, &props)
+			return id, edgeKey(kind, src, dst, prov, conf, epath, line, sources, props), err
+		})
+	if err != nil {
+		return st, err
+	}
+	for id := range changed {
+		e := edgeByID[id]
+		if err := u.exec(`INSERT OR REPLACE INTO edge(id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+			e.ID, string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)); err != nil {
+			return st, err
+		}
+	}
+
+	// unresolved references
+	want = make(map[string]string, len(c.Unresolved))
+	unByID := make(map[string]*fact.Unresolved, len(c.Unresolved))
+	for i := range c.Unresolved {
+		r := &c.Unresolved[i]
+		want[r.ID], unByID[r.ID] = unresolvedKey(string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason), r
+	}
+	changed, err = u.sync("unresolved", "id", `SELECT id, kind, name, src, evidence_path, evidence_line, reason FROM unresolved`, want,
+		func(rows *sql.Rows) (string, string, error) {
+			var id, kind, name, src, path, reason string
+			var line int
+			err := rows.Scan(&id, &kind, &name, &src, &path, &line, &reason)
+			return id, unresolvedKey(kind, name, src, path, line, reason), err
+		})
+	if err != nil {
+		return st, err
+	}
+	for id := range changed {
+		r := unByID[id]
+		if err := u.exec(`INSERT OR REPLACE INTO unresolved(id, kind, name, src, evidence_path, evidence_line, reason) VALUES (?,?,?,?,?,?,?)`,
+			r.ID, string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason); err != nil {
+			return st, err
+		}
+	}
+
+	// meta is small: replace it whole
+	if err := u.exec(`DELETE FROM meta`); err != nil {
+		return st, err
+	}
+	for k, v := range c.Meta {
+		if err := u.exec(`INSERT INTO meta(key, value) VALUES (?, ?)`, k, v); err != nil {
+			return st, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return st, fmt.Errorf("committing %q: %w", path, err)
+	}
+	return st, db.Close()
+}
+
+// updater runs one Update's statements and remembers the keys it deleted.
+type updater struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	st   *UpdateStats
+	gone map[string]bool // keys deleted by the last sync
+}
+
+func (u *updater) exec(q string, args ...any) error {
+	if _, err := u.tx.ExecContext(u.ctx, q, args...); err != nil {
+		return fmt.Errorf("updating graph: %w", err)
+	}
+	if strings.HasPrefix(q, "DELETE") {
+		u.st.Deleted++
+	} else {
+		u.st.Written++
+	}
+	return nil
+}
+
+// sync reads every row of table as (key, content), deletes rows whose key is
+// not in want, and returns the keys whose row must be (re)written: absent or
+// different content.
+func (u *updater) sync(table, keyCol, query string, want map[string]string, scan func(*sql.Rows) (string, string, error)) (map[string]bool, error) {
+	rows, err := u.tx.QueryContext(u.ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", table, err)
+	}
+	have := map[string]bool{}
+	var gone []string
+	changed := map[string]bool{}
+	for rows.Next() {
+		k, content, err := scan(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("reading %s: %w", table, err)
+		}
+		have[k] = true
+		w, ok := want[k]
+		if !ok {
+			gone = append(gone, k)
+		} else if w != content {
+			changed[k] = true
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	u.gone = map[string]bool{}
+	for _, k := range gone {
+		if err := u.exec(`DELETE FROM `+table+` WHERE `+keyCol+` = ?`, k); err != nil {
+			return nil, err
+		}
+		u.gone[k] = true
+	}
+	for k := range want {
+		if !have[k] {
+			changed[k] = true
+		}
+	}
+	return changed, nil
+}
+
+// The keys below render a row's content so two rows compare as strings.
+
+func fileKey(f File) string {
+	return strings.Join([]string{f.Lang, f.Status, f.Reason, strconv.FormatInt(f.Size, 10), strconv.Itoa(f.Lines), f.Hash, strconv.FormatInt(f.MTime, 10)}, "\x00")
+}
+
+func nodeKey(n *fact.Node) string {
+	return strings.Join([]string{string(n.Kind), n.Name, n.QName, n.Path, strconv.Itoa(n.StartLine), strconv.Itoa(n.EndLine), n.Lang, n.Parent, n.Signature, PropsJSON(n.Props)}, "\x00")
+}
+
+func edgeKey(kind, src, dst, prov string, conf float64, path string, line int, sources, props string) string {
+	return strings.Join([]string{kind, src, dst, prov, strconv.FormatFloat(conf, 'g', -1, 64), path, strconv.Itoa(line), sources, props}, "\x00")
+}
+
+func unresolvedKey(kind, name, src, path string, line int, reason string) string {
+	return strings.Join([]string{kind, name, src, path, strconv.Itoa(line), reason}, "\x00")
+}
