@@ -317,6 +317,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	nodes = linkDomain(ctx, opts, results, nodes, refs, &resolved)
 	edges = dedupEdges(append(edges, resolved.Edges...))
+	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)
 
 	info.CorpusHash = corpusHash(rows)
@@ -420,6 +421,20 @@ func dedupEdges(edges []fact.Edge) []fact.Edge {
 			continue
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// dedupUnresolved drops unresolved references with a repeated id (one use
+// reported by two resolution passes), keeping the first, sorted by id.
+func dedupUnresolved(us []fact.Unresolved) []fact.Unresolved {
+	sort.SliceStable(us, func(i, j int) bool { return us[i].ID < us[j].ID })
+	out := us[:0]
+	for _, u := range us {
+		if len(out) > 0 && out[len(out)-1].ID == u.ID {
+			continue
+		}
+		out = append(out, u)
 	}
 	return out
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/control"
 	"github.com/ragraf/ragraf/internal/store/graph"
 )
@@ -389,5 +390,17 @@ func TestFT34_RotationKeepsHistory(t *testing.T) {
 	if len(revs) != 5 || removed != 2 {
 		b, _ := json.Marshal(revs)
 		t.Errorf("history: %d rows, %d removed: %s", len(revs), removed, b)
+	}
+}
+
+// TestDedup: repeated edges and unresolved references (same id) are written once.
+func TestDedup(t *testing.T) {
+	e := []fact.Edge{{ID: "b"}, {ID: "a", Kind: "calls"}, {ID: "b"}, {ID: "a", Kind: "references"}}
+	if got := dedupEdges(e); len(got) != 2 || got[0].ID != "a" || got[0].Kind != "calls" || got[1].ID != "b" {
+		t.Errorf("dedupEdges = %+v", got)
+	}
+	u := []fact.Unresolved{{ID: "y"}, {ID: "x", Reason: "first"}, {ID: "x", Reason: "second"}}
+	if got := dedupUnresolved(u); len(got) != 2 || got[0].Reason != "first" || got[1].ID != "y" {
+		t.Errorf("dedupUnresolved = %+v", got)
 	}
 }
