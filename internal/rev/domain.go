@@ -104,6 +104,14 @@ func linkDomain(ctx context.Context, opts Options, results []fileResult, nodes [
 	out.Edges = append(out.Edges, dom.Edges...)
 	out.Unresolved = append(out.Unresolved, dom.Unresolved...)
 	sort.Slice(out.Unresolved, func(i, j int) bool { return out.Unresolved[i].ID < out.Unresolved[j].ID })
+	// one statement naming a table twice (select and update) is one unresolved row
+	u := out.Unresolved[:0]
+	for i, x := range out.Unresolved {
+		if i == 0 || x.ID != out.Unresolved[i-1].ID {
+			u = append(u, x)
+		}
+	}
+	out.Unresolved = u
 	if out.Meta == nil {
 		out.Meta = map[string]string{}
 	}

@@ -580,6 +580,10 @@ func (d *domainWalker) analyze(parts []sqltext.Part, at *sitter.Node, via string
 	ln := line(at.StartPosition())
 	from := d.enclosing(ln)
 	q, err := sqltext.Analyze(sqltext.Template{Parts: parts, Path: d.path, Line: ln}, sqltext.Options{TablePrefixes: []string{"wp_"}})
+	if err != nil && q.Op != "ddl" {
+		// a schema file holds many CREATE TABLE statements in one string
+		d.ddl(parts, at, via)
+	}
 	if err != nil {
 		reason := err.Error()
 		if pe, ok := err.(*sqltext.ParseError); ok {
