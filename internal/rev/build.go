@@ -105,6 +105,7 @@ type Info struct {
 	Edges         int            `json:"edges"`
 	Chunks        int            `json:"chunks"`
 	Unresolved    int            `json:"unresolved"`
+	Reused        int            `json:"reused"` // files whose extraction came from the cache
 }
 
 // fileResult is what one corpus file yields. cache.go stores every field:
@@ -122,9 +123,9 @@ type fileResult struct {
 // extractAll reads and extracts every pending file with opts.Parallelism
 // workers, each with its own parser. Results land by index: no locks, and the
 // output order is the corpus order whatever the parallelism.
-func extractAll(ctx context.Context, opts Options, files []corpus.File) ([]fileResult, error) {
+func extractAll(ctx context.Context, opts Options, cache extractCache, files []corpus.File) ([]fileResult, int, error) {
 	results := make([]fileResult, len(files))
-	var done atomic.Int64
+	var done, reused atomic.Int64
 	next := make(chan int)
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error {
@@ -153,9 +154,12 @@ func extractAll(ctx context.Context, opts Options, files []corpus.File) ([]fileR
 						return err
 					}
 				}
-				r, err := extractCached(gctx, opts, files[i], x)
+				r, hit, err := extractCached(gctx, opts, cache, files[i], x)
 				if err != nil {
 					return err
+				}
+				if hit {
+					reused.Add(1)
 				}
 				results[i] = r
 				opts.Progress(int(done.Add(1)), len(files))
@@ -164,9 +168,9 @@ func extractAll(ctx context.Context, opts Options, files []corpus.File) ([]fileR
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return results, nil
+	return results, int(reused.Load()), nil
 }
 
 // extractOne reads, redacts and extracts one file. A file that cannot be read
@@ -293,10 +297,19 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		return fmt.Errorf("walking %s: %w", opts.Root, err)
 	}
 	opts.Logger.Info("corpus walked", "files", len(files), "ms", time.Since(walkStart).Milliseconds())
-	results, err := extractAll(ctx, opts, files)
+	results, reused, err := extractAll(ctx, opts, loadCache(opts), files)
 	if err != nil {
 		return err
 	}
+	info.Reused = reused
+	// the next build reads the cache; write it while the stores are written
+	saved := make(chan error, 1)
+	go func() { saved <- saveCache(opts, results) }()
+	defer func() {
+		if err := <-saved; err != nil {
+			opts.Logger.Warn("writing extraction cache", "err", err.Error())
+		}
+	}()
 	opts.Hook("extracted")
 	var rows []graph.File
 	var nodes []fact.Node

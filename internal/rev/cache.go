@@ -1,13 +1,16 @@
-// This file is the extraction cache: what one file yielded, kept under
-// .ragraf/cache/extract/ keyed by path, content hash and extractor build, so a
-// build re-extracts only files whose content changed (reindex after a few
-// edits, FT-32). Every file is still read and hashed, so reuse is decided by
-// content, never by timestamps. build.go calls extractCached.
+// This file is the extraction cache: what each file yielded, kept in one
+// pack file, .ragraf/cache/extract.pack, keyed by path and content hash and
+// valid for one extractor build and config, so a build re-extracts only files
+// whose content changed (reindex after a few edits, FT-32). Every file is
+// still read and hashed, so reuse is decided by content, never by timestamps.
+// One pack rather than a file per source file: a build writes it with one
+// encoder while the stores are written, and the next build reads it in one
+// sequential pass. build.go calls loadCache, extractCached and saveCache.
 
 package rev
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"debug/elf"
@@ -26,11 +29,11 @@ import (
 	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
-// cacheFormat changes when cacheEntry changes shape.
-const cacheFormat = "1"
+// cacheFormat changes when cacheEntry or the pack layout changes shape.
+const cacheFormat = "2"
 
-// cacheDir is where entries live, one file each.
-func cacheDir(l Layout) string { return filepath.Join(l.Index(), "cache", "extract") }
+// cachePath is the pack file.
+func cachePath(l Layout) string { return filepath.Join(l.Index(), "cache", "extract.pack") }
 
 // cacheEntry is a fileResult in exported form for gob.
 type cacheEntry struct {
@@ -41,6 +44,12 @@ type cacheEntry struct {
 	Refs     []fact.Ref
 	Mentions []docs.Mention
 	Snapshot []byte
+}
+
+// cacheHeader says which extractor and config produced a pack.
+type cacheHeader struct {
+	Format, Build, Config string
+	Entries               int
 }
 
 // extractorBuild names the code that extracted: the Go build id of the running
@@ -66,61 +75,102 @@ var extractorBuild = sync.OnceValue(func() string {
 	return ""
 })
 
-// cacheKey names the entry for a file's content.
-func cacheKey(opts Options, path, hash string) string {
-	sum := sha256.Sum256([]byte(cacheFormat + "\x00" + extractorBuild() + "\x00" + opts.Config.Hash() + "\x00" + path + "\x00" + hash))
-	return hex.EncodeToString(sum[:16])
+func header(opts Options, entries int) cacheHeader {
+	return cacheHeader{Format: cacheFormat, Build: extractorBuild(), Config: opts.Config.Hash(), Entries: entries}
 }
 
-func cacheFile(opts Options, key string) string {
-	return filepath.Join(cacheDir(Layout{Root: opts.Root}), key[:2], key+".gob")
+// extractCache holds the previous build's results by path.
+type extractCache map[string]*cacheEntry
+
+// loadCache reads the pack if it was written by this extractor build with
+// this config; any other pack, or none, gives an empty cache. A cache that
+// cannot be read only costs time.
+func loadCache(opts Options) extractCache {
+	c := extractCache{}
+	if extractorBuild() == "" {
+		return c
+	}
+	f, err := os.Open(cachePath(Layout{Root: opts.Root}))
+	if err != nil {
+		return c
+	}
+	defer f.Close()
+	dec := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+	var h cacheHeader
+	if dec.Decode(&h) != nil || h != header(opts, h.Entries) {
+		return c
+	}
+	for i := 0; i < h.Entries; i++ {
+		e := new(cacheEntry)
+		if err := dec.Decode(e); err != nil {
+			opts.Logger.Warn("reading extraction cache", "err", err.Error())
+			return extractCache{}
+		}
+		c[e.Row.Path] = e
+	}
+	return c
 }
 
 // extractCached returns the cached result for f's current content, or
-// extracts it and stores the result. A cache that cannot be read or written
-// only costs time.
-func extractCached(ctx context.Context, opts Options, f corpus.File, x *php.Extractor) (fileResult, error) {
-	if f.Status == corpus.Skipped || extractorBuild() == "" {
-		return extractOne(ctx, opts, f, x)
+// extracts it; reused tells which.
+func extractCached(ctx context.Context, opts Options, cache extractCache, f corpus.File, x *php.Extractor) (r fileResult, reused bool, err error) {
+	e := cache[f.Path]
+	if f.Status == corpus.Skipped || e == nil {
+		r, err = extractOne(ctx, opts, f, x)
+		return r, false, err
 	}
 	c, err := corpus.Read(filepath.Join(opts.Root, filepath.FromSlash(f.Path)))
-	if err != nil || c.Binary {
-		return extractOne(ctx, opts, f, x)
+	if err != nil || c.Binary || c.Hash != e.Row.Hash {
+		r, err = extractOne(ctx, opts, f, x)
+		return r, false, err
 	}
-	key := cacheKey(opts, f.Path, c.Hash)
-	if b, err := os.ReadFile(cacheFile(opts, key)); err == nil {
-		var e cacheEntry
-		if gob.NewDecoder(bytes.NewReader(b)).Decode(&e) == nil && e.Row.Path == f.Path && e.Row.Hash == c.Hash {
-			e.Row.Size, e.Row.MTime = f.Size, f.ModTime
-			return fileResult{row: e.Row, nodes: e.Nodes, edges: e.Edges, chunks: e.Chunks, refs: e.Refs,
-				mentions: e.Mentions, snapshot: e.Snapshot}, nil
-		}
-	}
-	r, err := extractOne(ctx, opts, f, x)
-	if err != nil || r.row.Hash != c.Hash || r.row.Status == string(corpus.Failed) {
-		return r, err // a failure is retried next time, not remembered
-	}
-	if err := storeCached(opts, key, r); err != nil {
-		opts.Logger.Warn("writing extraction cache", "path", f.Path, "err", err.Error())
-	}
-	return r, nil
+	row := e.Row
+	row.Size, row.MTime = f.Size, f.ModTime
+	return fileResult{row: row, nodes: e.Nodes, edges: e.Edges, chunks: e.Chunks, refs: e.Refs,
+		mentions: e.Mentions, snapshot: e.Snapshot}, true, nil
 }
 
-// storeCached writes an entry beside its final name and renames it, so a
-// concurrent or interrupted build never reads half an entry.
-func storeCached(opts Options, key string, r fileResult) error {
-	var buf bytes.Buffer
-	e := cacheEntry{Row: r.row, Nodes: r.nodes, Edges: r.edges, Chunks: r.chunks, Refs: r.refs, Mentions: r.mentions, Snapshot: r.snapshot}
-	if err := gob.NewEncoder(&buf).Encode(&e); err != nil {
-		return fmt.Errorf("encoding: %w", err)
+// saveCache writes every result worth keeping (not skipped, not failed: a
+// failure is retried next time) into a new pack, beside its final name and
+// renamed, so an interrupted build never leaves half a pack.
+func saveCache(opts Options, results []fileResult) error {
+	if extractorBuild() == "" {
+		return nil
 	}
-	dst := cacheFile(opts, key)
+	var keep []*fileResult
+	for i := range results {
+		r := &results[i]
+		if r.row.Hash != "" && r.row.Status != string(corpus.Skipped) && r.row.Status != string(corpus.Failed) {
+			keep = append(keep, r)
+		}
+	}
+	dst := cachePath(Layout{Root: opts.Root})
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
 	tmp := dst + ".tmp" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+	f, err := os.Create(tmp)
+	if err != nil {
 		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	enc := gob.NewEncoder(w)
+	err = enc.Encode(header(opts, len(keep)))
+	for _, r := range keep {
+		if err != nil {
+			break
+		}
+		err = enc.Encode(&cacheEntry{Row: r.row, Nodes: r.nodes, Edges: r.edges, Chunks: r.chunks, Refs: r.refs, Mentions: r.mentions, Snapshot: r.snapshot})
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing extraction cache: %w", err)
 	}
 	return os.Rename(tmp, dst)
 }

@@ -94,8 +94,8 @@ func TestFT32_ReindexCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := CacheEntries(root); got != cached+1 {
-		t.Errorf("cache entries after reindex = %d, want %d (one file re-extracted)", got, cached+1)
+	if second.Reused != cached-1 || CacheEntries(root) != cached {
+		t.Errorf("reindex reused %d files, cache holds %d; want %d reused (one file re-extracted), %d cached", second.Reused, CacheEntries(root), cached-1, cached)
 	}
 	// the reused extraction equals a fresh one
 	fresh := t.TempDir()

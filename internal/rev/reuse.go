@@ -8,7 +8,7 @@ package rev
 
 import (
 	"context"
-	"errors"
+	"encoding/gob"
 	"os"
 )
 
@@ -24,17 +24,16 @@ func Reindex(ctx context.Context, opts Options) (Info, error) {
 	return Build(ctx, opts)
 }
 
-// CacheEntries counts the extraction cache's entries (for status and tests).
+// CacheEntries counts the extraction cache's entries (for tests).
 func CacheEntries(root string) int {
-	n := 0
-	dirs, err := os.ReadDir(cacheDir(Layout{Root: root}))
-	if errors.Is(err, os.ErrNotExist) {
+	f, err := os.Open(cachePath(Layout{Root: root}))
+	if err != nil {
 		return 0
 	}
-	for _, d := range dirs {
-		if ents, err := os.ReadDir(cacheDir(Layout{Root: root}) + "/" + d.Name()); err == nil {
-			n += len(ents)
-		}
+	defer f.Close()
+	var h cacheHeader
+	if gob.NewDecoder(f).Decode(&h) != nil {
+		return 0
 	}
-	return n
+	return h.Entries
 }
