@@ -1,0 +1,51 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/sqlitedb"
+)
+
+// TestOpenRefusesOtherSchemaVersion: a graph.sqlite written by another schema
+// version is refused with an error that names both versions.
+func TestOpenRefusesOtherSchemaVersion(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "graph.sqlite")
+	w, err := Create(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Nodes(ctx, []fact.Node{{ID: "n1", Kind: fact.Class, Name: "A", QName: "A", Path: "a.php", StartLine: 1, EndLine: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("current version refused: %v", err)
+	}
+	s.Close()
+
+	db, err := sqlitedb.OpenBuild(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlitedb.SetVersion(ctx, db, SchemaVersion+41); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = Open(ctx, path)
+	var ve *sqlitedb.VersionError
+	if !errors.As(err, &ve) || !errors.Is(err, sqlitedb.ErrSchema) {
+		t.Fatalf("Open = %v, want a VersionError", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "42") || !strings.Contains(msg, "version 1") {
+		t.Errorf("message does not name both versions: %s", msg)
+	}
+}
