@@ -305,8 +305,12 @@ func (b *builder) alter(d *sqlparser.AlterTable, st stmt) {
 	name := b.name(d.Table)
 	t := b.tables[name]
 	if t == nil {
-		b.problem(st.line, "ALTER TABLE of unknown table "+name)
-		return
+		// a table created in another file: this file records its changes
+		t = &Table{Name: name, Source: b.opts.Source, Path: b.path, Line: st.line, EndLine: st.endLine, Partial: true}
+		b.put(t)
+	}
+	if t.Partial {
+		t.EndLine = max(t.EndLine, st.endLine)
 	}
 	lines := lineIndex(st)
 	for _, opt := range d.AlterOptions {
@@ -316,7 +320,11 @@ func (b *builder) alter(d *sqlparser.AlterTable, st stmt) {
 				b.addColumn(t, cd, lines)
 			}
 		case *sqlparser.DropColumn:
-			t.dropColumn(o.Name.Name.String())
+			col := o.Name.Name.String()
+			if t.Partial && t.Column(col) == nil {
+				t.Dropped = append(t.Dropped, Dropped{Column: col, Line: lines.find(col)})
+			}
+			t.dropColumn(col)
 		case *sqlparser.ModifyColumn:
 			b.replaceColumn(t, o.NewColDefinition.Name.String(), o.NewColDefinition, lines)
 		case *sqlparser.ChangeColumn:

@@ -237,3 +237,34 @@ func TestFT5_WordPressSchemaPHP(t *testing.T) {
 	}
 	t.Logf("%d tables from schema.php", len(all))
 }
+
+// A migration altering a table created in another file records its changes
+// as a partial table instead of a problem.
+func TestFT5_ParsePartialAlter(t *testing.T) {
+	const src = `-- orders get a status
+ALTER TABLE orders
+    ADD COLUMN status VARCHAR(20) NOT NULL DEFAULT 'pending' AFTER currency;
+
+ALTER TABLE orders DROP COLUMN coupon_code;
+CREATE INDEX orders_status_index ON orders (status);
+`
+	s, probs := Parse("db/m1.sql", []byte(src), Options{})
+	if len(probs) != 0 {
+		t.Errorf("problems = %+v, want none", probs)
+	}
+	want := Schema{Tables: []Table{{
+		Name: "orders", Source: "sql_file", Path: "db/m1.sql", Line: 2, EndLine: 6, Partial: true,
+		Columns: []Column{{Name: "status", Type: "varchar(20)", Nullable: false, Default: strp("pending"), Key: "MUL", Line: 3}},
+		Dropped: []Dropped{{Column: "coupon_code", Line: 5}},
+	}}}
+	if diff := cmp.Diff(want, s, cmpopts.IgnoreFields(Table{}, "Indexes")); diff != "" {
+		t.Errorf("schema (-want +got):\n%s", diff)
+	}
+	nodes, _ := s.Facts()
+	if got := nodes[0].Props; got[PropPartial] != "true" || got[PropDropped] != "coupon_code:5" {
+		t.Errorf("table props = %v", got)
+	}
+	if got := ParseDropped(nodes[0].Props[PropDropped]); !cmp.Equal(got, want.Tables[0].Dropped) {
+		t.Errorf("ParseDropped = %+v", got)
+	}
+}

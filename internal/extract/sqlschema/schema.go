@@ -6,6 +6,7 @@ package sqlschema
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
@@ -27,6 +28,18 @@ type Table struct {
 	Columns     []Column
 	Indexes     []Index
 	ForeignKeys []ForeignKey
+	// Partial marks a table this file only alters (ALTER TABLE or CREATE
+	// INDEX of a table created elsewhere): Columns are the ones it adds or
+	// changes and Dropped the ones it drops. The link step applies such
+	// tables onto the table's definition in path order.
+	Partial bool
+	Dropped []Dropped
+}
+
+// Dropped is a column an ALTER TABLE drops from a table defined elsewhere.
+type Dropped struct {
+	Column string
+	Line   int
 }
 
 // Column is one column of a table.
@@ -104,7 +117,7 @@ func (s Schema) Facts() ([]fact.Node, []fact.Edge) {
 		nodes = append(nodes, fact.Node{
 			ID: tid, Kind: fact.Table, Name: t.Name, QName: t.Name, Path: t.Path,
 			StartLine: t.Line, EndLine: max(t.EndLine, t.Line), Lang: "sql",
-			Props: map[string]string{"source": t.Source},
+			Props: tableProps(t),
 		})
 		for _, c := range t.Columns {
 			qn := t.Name + "." + c.Name
@@ -139,6 +152,41 @@ func (s Schema) Facts() ([]fact.Node, []fact.Edge) {
 		}
 	}
 	return nodes, edges
+}
+
+// Props keys of a partial table node.
+const (
+	PropPartial = "partial" // "true" when the node only alters the table
+	PropDropped = "dropped" // "col:line,col:line": the columns it drops
+)
+
+func tableProps(t Table) map[string]string {
+	p := map[string]string{"source": t.Source}
+	if t.Partial {
+		p[PropPartial] = "true"
+	}
+	if len(t.Dropped) > 0 {
+		var parts []string
+		for _, d := range t.Dropped {
+			parts = append(parts, d.Column+":"+strconv.Itoa(d.Line))
+		}
+		p[PropDropped] = join(parts)
+	}
+	return p
+}
+
+// ParseDropped reads a partial table node's PropDropped value.
+func ParseDropped(v string) []Dropped {
+	var out []Dropped
+	for _, part := range strings.Split(v, ",") {
+		name, line, ok := strings.Cut(part, ":")
+		if !ok || name == "" {
+			continue
+		}
+		n, _ := strconv.Atoi(line)
+		out = append(out, Dropped{Column: name, Line: n})
+	}
+	return out
 }
 
 func stated(k fact.EdgeKind, from, to, path string, line int, props map[string]string) fact.Edge {
