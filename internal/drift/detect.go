@@ -45,6 +45,13 @@ type Source struct {
 	Files    func(ctx context.Context) ([]IndexedFile, error)
 	Snapshot func(ctx context.Context, path string) ([]byte, bool, error)
 	Nodes    func(ctx context.Context, path string) ([]fact.Node, error)
+	// Meta reads a graph meta value ("" when absent); nil when the source
+	// has no meta (db-schema-diff then trusts the nodes it finds).
+	Meta func(ctx context.Context, key string) (string, error)
+	// TablePrefixes are stripped from table names when a changed .sql file
+	// is parsed, as the index strips them; the detectors set them from the
+	// config.
+	TablePrefixes []string
 }
 
 // Delta is one difference between the revision and the working tree.
@@ -161,7 +168,12 @@ func modified(ctx context.Context, src Source, path string, cur current) ([]Delt
 	if err != nil {
 		return nil, err
 	}
-	return append(out, slices...), nil
+	out = append(out, slices...)
+	schema, err := schemaChanges(ctx, src, path, nodes, snap, cur.data)
+	if err != nil {
+		return nil, fmt.Errorf("comparing the schema of %s: %w", path, err)
+	}
+	return append(out, schema...), nil
 }
 
 func fileLines(nodes []fact.Node) int {
@@ -186,6 +198,7 @@ func ManualKey(rev, kind, path, note string) string {
 // and deleted, with deletes and adds of mostly unchanged content paired into
 // renames. The result is sorted by path.
 func Compare(ctx context.Context, src Source, root string, cfg config.Config) ([]Delta, error) {
+	src.TablePrefixes = cfg.Database.TablePrefixes
 	walked, err := corpus.Walk(ctx, corpus.Options{Root: root, Config: cfg})
 	if err != nil {
 		return nil, fmt.Errorf("walking %s: %w", root, err)
@@ -260,6 +273,7 @@ type checked struct {
 // NewChecker returns a Checker for src. A path the revision does not hold is
 // only read when cfg would index it, so a check never opens a secrets file.
 func NewChecker(src Source, root string, cfg config.Config) *Checker {
+	src.TablePrefixes = cfg.Database.TablePrefixes
 	return &Checker{src: src, root: root, cfg: cfg, cache: map[string]checked{}}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/lang/php"
 	"github.com/ragraf/ragraf/internal/secrets"
@@ -55,6 +56,12 @@ func indexDir(t *testing.T, root string) Source {
 				t.Fatal(err)
 			}
 			nodes = append(nodes, r.Nodes...)
+			nodes = append(nodes, r.Domain.Nodes...)
+		}
+		if f.Lang == "sql" {
+			sch, _ := sqlschema.Parse(f.Path, data, sqlschema.Options{})
+			n, _ := sch.Facts()
+			nodes = append(nodes, n...)
 		}
 		m.nodes[f.Path] = nodes
 	}

@@ -6,7 +6,7 @@
 // # Vocabulary
 //
 // A Delta is one difference, with its kind (add, modify, delete, rename,
-// slice_boundary, note; schema_change comes from the database detector), the
+// slice_boundary, note, schema_change), the
 // changed line ranges against the indexed snapshot, the ids of the affected
 // nodes and a dedup key. The key names the delta, not the method that saw it,
 // so re-detecting a change, or seeing it by compare and by git-diff, yields one
@@ -18,8 +18,10 @@
 // size or mtime differ). GitDiff asks git which paths changed since the
 // revision's HEAD and checks those. A Checker checks single paths with a cache
 // keyed by (path, size, mtime): the facade runs one before every answer.
-// db-schema-diff is not here yet: it will produce schema_change deltas through
-// the same Delta type (see KindSchemaChange).
+// DBSchemaDiff reads the live databases of project.yaml again and compares
+// them with the schema the revision recorded (dbschema.go); a modified .sql
+// file or PHP migration also gives schema_change deltas beside its modify
+// delta.
 package drift
 
 // Kinds of delta.
@@ -30,8 +32,8 @@ const (
 	KindRename        = "rename"
 	KindSliceBoundary = "slice_boundary"
 	KindNote          = "note"
-	// KindSchemaChange is reserved for the db-schema-diff detector: a column
-	// or table appearing or disappearing in the database (FT-30).
+	// KindSchemaChange is a table or column that appeared, disappeared or
+	// changed type in a live database or a schema file (FT-30).
 	KindSchemaChange = "schema_change"
 )
 

@@ -23,6 +23,7 @@ func GitDiff(ctx context.Context, src Source, root string, cfg config.Config) ([
 	if src.GitHead == "" {
 		return nil, ErrNoGitHead
 	}
+	src.TablePrefixes = cfg.Database.TablePrefixes
 	changed, err := git(ctx, root, "diff", "--name-only", "--no-renames", "-z", src.GitHead, "--")
 	if err != nil {
 		return nil, err

@@ -191,9 +191,10 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 			return nil, badInput("%v; use method compare", err)
 		}
 	case drift.MethodDBSchemaDiff:
-		// The database detector plugs in here: it returns schema_change deltas
-		// (path = the table, note = the column change) recorded like the rest.
-		return nil, badInput("the db-schema-diff detector is not available in this version; use compare or git-diff")
+		ds, err = drift.DBSchemaDiff(ctx, src, s.root, cfg)
+		if errors.Is(err, drift.ErrDBSource) {
+			return nil, badInput("%v", err)
+		}
 	}
 	if err != nil {
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("running %s: %v", args.Method, err)}
@@ -216,7 +217,19 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 	env := s.envelope("drift_detect", snap)
 	env.Result = res
 	env.Limits = Limits{Limit: len(added), Returned: len(added), Total: len(added)}
-	return env, s.finish(ctx, env, snap, res.Changed)
+	return env, s.finish(ctx, env, snap, filePaths(res.Changed))
+}
+
+// filePaths drops the "db:" paths of live databases, which no file check
+// can answer.
+func filePaths(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if !strings.HasPrefix(p, "db:") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // DriftRecord appends a manual entry.

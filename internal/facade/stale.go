@@ -71,6 +71,7 @@ func driftSource(snap *snapshot) drift.Source {
 		Nodes: func(ctx context.Context, p string) ([]fact.Node, error) {
 			return g.NodesInFile(ctx, p)
 		},
+		Meta: g.Meta,
 	}
 }
 
