@@ -7,6 +7,7 @@
 package resolve
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -157,30 +158,109 @@ func (r *resolver) declare(refs []fact.Ref) {
 // hierarchyEdges emits overrides edges: a method overrides the method of the
 // same name it would otherwise inherit from a parent class or an interface
 // (which makes it an implementation of an interface or abstract method).
+// A method a class takes from a trait or inherits from its parent overrides
+// in the same way what the class's parents and interfaces declare: the trait
+// method implementing an interface, the parent's method implementing an
+// interface only the subclass declares. The edge's evidence is the class
+// that joins them.
 func (r *resolver) hierarchyEdges() {
+	done := map[[2]int]bool{}
+	emit := func(m, t int, path string, line int) {
+		if t == m || done[[2]int{m, t}] {
+			return
+		}
+		done[[2]int{m, t}] = true
+		ref := fact.Ref{Kind: "overrides", Path: path, Line: line}
+		r.edge(fact.Overrides, r.nodes[m].ID, r.nodes[t].ID, &ref, fact.Stated, 1)
+	}
+	uppers := func(c *classInfo, name string) []int {
+		var targets []int
+		for _, p := range c.parents {
+			targets = append(targets, r.lookupMethod(p, name)...)
+		}
+		for _, p := range c.ifaces {
+			targets = append(targets, r.lookupMethod(p, name)...)
+		}
+		return dedupInts(targets)
+	}
 	for _, defs := range r.classes {
 		for _, c := range defs {
 			for name, ms := range c.methods {
-				var targets []int
-				for _, p := range c.parents {
-					targets = append(targets, r.lookupMethod(p, name)...)
-				}
-				for _, p := range c.ifaces {
-					targets = append(targets, r.lookupMethod(p, name)...)
-				}
+				targets := uppers(c, name)
 				for _, m := range ms {
 					n := &r.nodes[m]
-					for _, t := range dedupInts(targets) {
-						if t == m {
-							continue
-						}
-						ref := fact.Ref{Kind: "overrides", Path: n.Path, Line: n.StartLine}
-						r.edge(fact.Overrides, n.ID, r.nodes[t].ID, &ref, fact.Stated, 1)
+					for _, t := range targets {
+						emit(m, t, n.Path, n.StartLine)
+					}
+				}
+			}
+			cn := &r.nodes[c.idx]
+			if cn.Kind == fact.Interface || len(c.traits) == 0 && len(c.ifaces) == 0 {
+				continue
+			}
+			for _, name := range r.inheritedNames(c) {
+				if len(c.methods[name]) > 0 {
+					continue
+				}
+				var impls []int
+				for _, m := range r.lookupMethod(fact.Lower(cn.QName), name) {
+					if pc := r.classByID[r.nodes[m].Parent]; pc != nil && r.nodes[pc.idx].Kind != fact.Interface {
+						impls = append(impls, m)
+					}
+				}
+				if len(impls) == 0 {
+					continue
+				}
+				targets := uppers(c, name)
+				for _, m := range impls {
+					for _, t := range targets {
+						emit(m, t, cn.Path, cn.StartLine)
 					}
 				}
 			}
 		}
 	}
+}
+
+// inheritedNames lists the method names c takes from its traits and those
+// its own interfaces declare (lower-cased).
+func (r *resolver) inheritedNames(c *classInfo) []string {
+	seen := map[string]bool{}
+	var out []string
+	var walk func(class string, depth int)
+	walk = func(class string, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		for _, d := range r.classes[class] {
+			for name := range d.methods {
+				if !seen[name] {
+					seen[name] = true
+					out = append(out, name)
+				}
+			}
+			for _, t := range d.traits {
+				walk(t, depth+1)
+			}
+			for _, i := range d.ifaces {
+				walk(i, depth+1)
+			}
+		}
+	}
+	for _, t := range c.traits {
+		walk(t, 1)
+	}
+	for name := range c.aliases {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	for _, i := range c.ifaces {
+		walk(i, 1)
+	}
+	sort.Strings(out)
+	return out
 }
 
 const maxDepth = 24
