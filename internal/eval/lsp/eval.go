@@ -346,12 +346,13 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		return err
 	}
 	ours := map[site]bool{}
-	// a method's references include calls through the methods it overrides
-	// and that override it (what a polymorphic call may reach), as
-	// language servers report them
+	// a method's references are those of its whole override family: the
+	// methods connected to it by overrides edges in either direction,
+	// siblings that implement the same interface or abstract method
+	// included, as intelephense reports them (renaming one renames all)
 	family := []graph.Use{}
 	if n.Kind == fact.Method {
-		ids, err := e.st.OverrideFamily(ctx, n.ID)
+		ids, err := e.family(ctx, n.ID)
 		if err != nil {
 			return err
 		}
@@ -449,6 +450,32 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		}
 	}
 	return nil
+}
+
+// family returns the connected component of id in the overrides graph.
+func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
+	seen := map[string]bool{id: true}
+	queue := []string{id}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		ids, err := e.st.OverrideFamily(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ids {
+			if !seen[n] {
+				seen[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 func decodeLocations(raw json.RawMessage) []location {
