@@ -133,8 +133,10 @@ func dbSchemaDiff(t *testing.T, driver, addedType string) {
 	}
 }
 
-func TestFT30_DBSchemaDiff_MariaDB(t *testing.T)  { dbSchemaDiff(t, "mysql", "varchar(20)") }
-func TestFT30_DBSchemaDiff_Postgres(t *testing.T) { dbSchemaDiff(t, "postgres", "character varying(20)") }
+func TestFT30_DBSchemaDiff_MariaDB(t *testing.T) { dbSchemaDiff(t, "mysql", "varchar(20)") }
+func TestFT30_DBSchemaDiff_Postgres(t *testing.T) {
+	dbSchemaDiff(t, "postgres", "character varying(20)")
+}
 
 // Without database.sources, db-schema-diff is a bad input, not an internal error.
 func TestFT30_DBSchemaDiffNeedsSources(t *testing.T) {
