@@ -55,7 +55,7 @@ func newDriftCmd(io IO, g *globalOptions) *cobra.Command {
 			})
 		},
 	}
-	detect.Flags().StringVar(&opts.Method, "method", "compare", "compare, git-diff or hook:session-start")
+	detect.Flags().StringVar(&opts.Method, "method", "compare", "compare, git-diff, hook:session-start or db-schema-diff")
 
 	record := &cobra.Command{
 		Use:   "record",
