@@ -194,6 +194,17 @@ func (r *resolver) hierarchyEdges() {
 					}
 				}
 			}
+		}
+	}
+	// inherited implementations second, in a fixed order, so a pair an own
+	// method already gave keeps its evidence
+	names := make([]string, 0, len(r.classes))
+	for k := range r.classes {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, c := range r.classes[k] {
 			cn := &r.nodes[c.idx]
 			if cn.Kind == fact.Interface || len(c.traits) == 0 && len(c.ifaces) == 0 {
 				continue

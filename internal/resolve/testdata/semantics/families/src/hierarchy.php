@@ -31,6 +31,8 @@ abstract class AbstractPaginator
 class SimplePaginator extends AbstractPaginator implements Paginator
 {
     public function next() { return $this->url(2); }
+
+    public function last() { return call_user_func([$this, 'url'], 9); }
 }
 
 // an own method: overrides as before
