@@ -218,6 +218,8 @@ func (r *resolver) resolve(ref *fact.Ref) outcome {
 		return r.dynamicCall(ref)
 	case fact.RefInclude:
 		return r.include(ref)
+	case refMention:
+		return r.mention(ref)
 	}
 	return skip
 }

@@ -185,3 +185,11 @@ func TestFT10_EveryEdgeHasProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionKindMatchesPHP keeps the mention kind the PHP extractor emits
+// equal to the one resolution reads.
+func TestMentionKindMatchesPHP(t *testing.T) {
+	if php.RefMention != refMention {
+		t.Fatalf("php.RefMention %q != refMention %q", php.RefMention, refMention)
+	}
+}

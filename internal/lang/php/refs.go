@@ -35,7 +35,10 @@ type refWalker struct {
 	pinned map[string]int    // variable -> line of an inline @var that overrides its next assignment
 	refs   []fact.Ref
 	index  map[string][]int // kind NUL lower qname -> indexes in nodes
-	nodes  []fact.Node
+	// callbacks holds the start bytes of the arrays read as callbacks, so
+	// callableArray does not mention them again
+	callbacks map[uint]bool
+	nodes     []fact.Node
 }
 
 // collectRefs returns the references of the file whose structural nodes are nodes.
@@ -259,7 +262,11 @@ func (r *refWalker) visit(n *sitter.Node) {
 	case "foreach_statement":
 		r.foreach(n)
 	case "comment":
+		r.docComment(n)
 		r.inlineVar(n)
+	case "array_creation_expression":
+		r.callableArray(n)
+		r.children(n)
 	case "argument":
 		// a named argument's label is not a constant
 		for i := uint(0); i < n.ChildCount(); i++ {
@@ -494,6 +501,7 @@ func (r *refWalker) classBody(body *sitter.Node, fq string) {
 				r.visit(v)
 			}
 		case "comment":
+			r.docComment(m)
 		default:
 			r.visit(m)
 		}
@@ -779,6 +787,9 @@ func (r *refWalker) call(n *sitter.Node) {
 			if pos, ok := callbackArg[short]; ok && pos >= 0 {
 				r.callback(args, pos)
 			}
+			if short == "function_exists" || short == "is_callable" {
+				r.namedFunction(args)
+			}
 		}
 	} else {
 		r.emitN(fact.RefDynamicCall, fn, "", "", "")
@@ -832,6 +843,10 @@ func (r *refWalker) callback(args *sitter.Node, pos int) {
 			r.emitN(fact.RefDynamicCall, v, s, "", "")
 		}
 	case "array_creation_expression":
+		if r.callbacks == nil {
+			r.callbacks = map[uint]bool{}
+		}
+		r.callbacks[v.StartByte()] = true
 		els := r.named(v)
 		if len(els) != 2 {
 			return

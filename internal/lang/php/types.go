@@ -70,7 +70,7 @@ func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string,
 
 // docTag is one typed PHPDoc tag.
 type docTag struct {
-	tag  string // param, var, return, property, method, mixin
+	tag  string // param, var, return, property, method, mixin, global, throws
 	typ  string // the type text
 	name string // variable, property or method name without $; "" when absent
 	line int    // 0-based line of the tag inside the docblock
@@ -90,7 +90,7 @@ func docTags(doc string) []docTag {
 		tag = strings.TrimPrefix(tag, "phpstan-")
 		tag = strings.TrimPrefix(tag, "psalm-")
 		switch tag {
-		case "param", "var", "return", "property", "property-read", "property-write", "method", "mixin":
+		case "param", "var", "return", "property", "property-read", "property-write", "method", "mixin", "global", "throws":
 		default:
 			continue
 		}

@@ -1,0 +1,177 @@
+// This file finds names that are mentioned rather than used: targets of
+// PHPDoc @see tags, class names in the typed tags of docblocks that belong to
+// no declaration (hook documentation before a statement, @global), callables
+// written as two-element arrays outside callback positions, and the function
+// names given to function_exists and is_callable. They become `references`
+// edges in package resolve, never calls.
+
+package php
+
+import (
+	"strings"
+
+	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
+
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// RefMention is a function or member named without being used. Recv is ""
+// for a function (Name, with the global fallback in Alt) and the class
+// descriptor for a member or, with Name "", for the class itself; a member Name ends in "()" for a method, starts
+// with "$" for a property and is a constant otherwise. Package resolve
+// links it with a references edge when the target exists and drops it
+// otherwise (a mention in prose proves nothing when it names nothing).
+const RefMention fact.RefKind = "mention"
+
+// ownsDoc reports declarations whose docblock the declaration's own walk reads.
+func ownsDoc(kind string) bool {
+	switch kind {
+	case "function_definition", "method_declaration", "property_declaration", "class_declaration",
+		"interface_declaration", "trait_declaration", "enum_declaration":
+		return true
+	}
+	return false
+}
+
+// docComment reads a docblock's @see targets and, when no declaration reads
+// the docblock, the classes its typed tags name.
+func (r *refWalker) docComment(n *sitter.Node) {
+	t := r.text(n)
+	if !strings.HasPrefix(t, "/**") {
+		return
+	}
+	ln := line(n.StartPosition())
+	if strings.Contains(t, "@see") {
+		r.docSees(t, ln)
+	}
+	if next := n.NextNamedSibling(); next != nil && ownsDoc(next.Kind()) {
+		return
+	}
+	for _, tag := range docTags(t) {
+		switch tag.tag {
+		case "param", "return", "global", "throws": // @var: inlineVar
+			l := ln + tag.line
+			r.docType(tag.typ, tag.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, l, "", "") })
+		}
+	}
+}
+
+// docSees emits the targets of `@see Target` tags: `Class`, `Class::method()`,
+// `Class::$prop`, `Class::CONST` and `function()`.
+func (r *refWalker) docSees(doc string, first int) {
+	for li, l := range strings.Split(doc, "\n") {
+		i := strings.Index(l, "@see ")
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(l[i+5:])
+		if len(f) == 0 {
+			continue
+		}
+		target := strings.TrimRight(f[0], ".,;:}")
+		if strings.Contains(target, "/") {
+			continue // a URL or a path
+		}
+		ln := first + li
+		if cls, mem, ok := strings.Cut(target, "::"); ok {
+			fq := ""
+			switch fact.Lower(cls) {
+			case "self", "static", "$this":
+				if r.cls != nil {
+					fq = r.cls.fq
+				}
+			default:
+				if validName(cls) {
+					fq = r.sc.class(cls)
+				}
+			}
+			if fq == "" {
+				continue
+			}
+			if cls[0] != '$' && fact.Lower(cls) != "self" && fact.Lower(cls) != "static" {
+				r.emit(RefMention, "", ln, `\`+fq, "")
+			}
+			name := strings.TrimSuffix(mem, "()")
+			if !validName(strings.TrimPrefix(name, "$")) {
+				continue
+			}
+			if strings.HasSuffix(mem, "()") {
+				name += "()"
+			}
+			r.emit(RefMention, name, ln, `\`+fq, "")
+			continue
+		}
+		if name, ok := strings.CutSuffix(target, "()"); ok {
+			if validName(name) {
+				fq, alt := r.sc.function(name)
+				r.emit(RefMention, fq, ln, "", alt)
+			}
+			continue
+		}
+		if validName(target) && !builtinTypes[fact.Lower(target)] {
+			r.emit(RefMention, "", ln, `\`+r.sc.class(target), "")
+		}
+	}
+}
+
+// callableArray mentions the method of `[$obj, 'm']`, `[Foo::class, 'm']` or
+// `['Foo', 'm']` written anywhere but a callback argument (callback reads those).
+func (r *refWalker) callableArray(n *sitter.Node) {
+	if r.callbacks[n.StartByte()] {
+		return
+	}
+	els := r.named(n)
+	if len(els) != 2 || els[0].Kind() != "array_element_initializer" || els[1].Kind() != "array_element_initializer" {
+		return
+	}
+	a, b := r.named(els[0]), r.named(els[1])
+	if len(a) != 1 || len(b) != 1 {
+		return
+	}
+	m, ok := stringLiteral(r.text(b[0]), b[0].Kind())
+	if !ok || !validName(m) {
+		return
+	}
+	recv := ""
+	switch a[0].Kind() {
+	case "string", "encapsed_string":
+		if s, ok := stringLiteral(r.text(a[0]), a[0].Kind()); ok && validName(s) {
+			recv = `\` + strings.TrimPrefix(s, `\`)
+		}
+	case "class_constant_access_expression":
+		parts := r.named(a[0])
+		if len(parts) == 2 && fact.Lower(r.text(parts[1])) == "class" {
+			if fq := r.classRef(parts[0]); fq != "" {
+				recv = `\` + fq
+			}
+		}
+	case "variable_name":
+		recv = r.exprDesc(a[0])
+	}
+	if recv != "" {
+		r.emitN(RefMention, b[0], m+"()", recv, "")
+	}
+}
+
+// namedFunction mentions the function named by the first argument of
+// function_exists or is_callable.
+func (r *refWalker) namedFunction(args *sitter.Node) {
+	v := r.argValue(args, 0)
+	if v == nil {
+		return
+	}
+	s, ok := stringLiteral(r.text(v), v.Kind())
+	if !ok {
+		return
+	}
+	s = strings.TrimPrefix(s, `\`)
+	if cls, m, ok := strings.Cut(s, "::"); ok {
+		if validName(cls) && validName(m) {
+			r.emitN(RefMention, v, m+"()", `\`+cls, "")
+		}
+		return
+	}
+	if validName(s) {
+		r.emitN(RefMention, v, s, "", "")
+	}
+}

@@ -1,0 +1,46 @@
+<?php
+namespace Men;
+
+function helper() {}
+
+class Widget
+{
+    const LIMIT = 3;
+    public $title;
+
+    /**
+     * @see Widget::render()
+     * @see helper()
+     * @see https://example.org/docs
+     */
+    public function render() {}
+
+    public function register()
+    {
+        /**
+         * Filters the widget.
+         *
+         * @param Widget    $widget The widget.
+         * @param null|false|Widget[] $all All of them.
+         */
+        $cb = array($this, 'render');
+        $other = [Widget::class, 'render'];
+        $pair = ['title', 'render'];
+        $ok = function_exists('Men\helper');
+        call_user_func('Men\helper');
+        return apply_filters('hook', $cb);
+    }
+}
+
+/**
+ * @global Widget $widget The current widget.
+ * @see Widget::LIMIT
+ * @see Widget::$title
+ * @see Widget
+ * @see NotAClass
+ */
+function current_widget()
+{
+    global $widget;
+    return $widget;
+}
