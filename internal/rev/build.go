@@ -350,10 +350,17 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		Files: rows, Snapshot: func(p string) []byte { return snapshots[p] },
 		Nodes: nodes, Edges: edges, Unresolved: resolved.Unresolved, Meta: resolved.Meta,
 	}
+	// fingerprint the rows for the next build while the stores are written
+	digested := make(chan error, 1)
+	go func() { digested <- writeDigests(dir, gc, chunks) }()
 	if opts.Full || !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks) {
 		if err := writeStores(ctx, dir, gc, chunks); err != nil {
+			<-digested
 			return err
 		}
+	}
+	if err := <-digested; err != nil {
+		return fmt.Errorf("writing row digests: %w", err)
 	}
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
@@ -365,7 +372,6 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 // writeStores writes both stores in full. They are independent files: write
 // them at the same time.
 func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	symbols := slices.Clone(gc.Nodes) // the graph writer sorts nodes in place
 	var g errgroup.Group
 	g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
@@ -387,7 +393,7 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 			lw.Abort()
 			return err
 		}
-		if err := lw.Symbols(ctx, symbols); err != nil {
+		if err := lw.Symbols(ctx, gc.Nodes); err != nil {
 			lw.Abort()
 			return err
 		}

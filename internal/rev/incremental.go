@@ -4,11 +4,17 @@
 // (graph.Update, lexvec.Update). Otherwise, or if anything goes wrong, the
 // stores are written in full (build.go). Either way the rows are the same;
 // only the time differs.
+//
+// Every revision also keeps rows.digest, a fingerprint of each store row by
+// key, so the next update knows what the parent holds without reading its
+// rows back through SQLite. Without it (an older revision) the rows are read.
 
 package rev
 
 import (
+	"bufio"
 	"context"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +38,7 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 	}
 	src := Layout{Root: opts.Root}.Rev(parent)
 	start := time.Now()
+	prev := readDigests(src) // nil when absent: Update reads the rows instead
 	var g errgroup.Group
 	var gs graph.UpdateStats
 	var lw, ld int
@@ -41,7 +48,11 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 			return err
 		}
 		var err error
-		gs, err = graph.Update(ctx, dst, gc)
+		var gp *graph.Digests
+		if prev != nil {
+			gp = prev.Graph
+		}
+		gs, err = graph.Update(ctx, dst, gc, gp)
 		return err
 	})
 	g.Go(func() error {
@@ -50,7 +61,11 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 			return err
 		}
 		var err error
-		lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes)
+		var lp *lexvec.Digests
+		if prev != nil {
+			lp = prev.Lex
+		}
+		lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, lp)
 		return err
 	})
 	if err := g.Wait(); err != nil {
@@ -65,6 +80,48 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		"graph_written", gs.Written, "graph_deleted", gs.Deleted, "lexvec_written", lw, "lexvec_deleted", ld,
 		"ms", time.Since(start).Milliseconds())
 	return true
+}
+
+// DigestFile is the name of the row fingerprints in a revision directory.
+const DigestFile = "rows.digest"
+
+// rowDigests is what rows.digest holds.
+type rowDigests struct {
+	Graph *graph.Digests
+	Lex   *lexvec.Digests
+}
+
+// writeDigests fingerprints the rows of the stores just written into dir.
+func writeDigests(dir string, gc graph.Content, chunks []fact.TextChunk) error {
+	d := rowDigests{Graph: graph.ContentDigests(gc), Lex: lexvec.ContentDigests(chunks, gc.Nodes)}
+	f, err := os.Create(filepath.Join(dir, DigestFile))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := gob.NewEncoder(w).Encode(&d); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readDigests reads a revision's rows.digest; nil when it is missing or unreadable.
+func readDigests(dir string) *rowDigests {
+	f, err := os.Open(filepath.Join(dir, DigestFile))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var d rowDigests
+	if gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&d) != nil || d.Graph == nil || d.Lex == nil {
+		return nil
+	}
+	return &d
 }
 
 // copyFile copies a published store file; published files are never written

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -101,6 +102,7 @@ func (w *Writer) Snapshot(ctx context.Context, path string, content []byte) erro
 
 // Nodes writes nodes, sorted by id so the file's bytes are independent of order.
 func (w *Writer) Nodes(ctx context.Context, nodes []fact.Node) error {
+	nodes = slices.Clone(nodes) // callers may read theirs concurrently
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
 	st, err := w.tx.PrepareContext(ctx, `INSERT INTO node(id, kind, name, qname, qname_lower, name_lower, path, start_line, end_line, lang, parent, signature, props) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
@@ -118,6 +120,7 @@ func (w *Writer) Nodes(ctx context.Context, nodes []fact.Node) error {
 
 // Edges writes edges, sorted by id.
 func (w *Writer) Edges(ctx context.Context, edges []fact.Edge) error {
+	edges = slices.Clone(edges)
 	sort.Slice(edges, func(i, j int) bool { return edges[i].ID < edges[j].ID })
 	st, err := w.tx.PrepareContext(ctx, `INSERT INTO edge(id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props) VALUES (?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
@@ -135,6 +138,7 @@ func (w *Writer) Edges(ctx context.Context, edges []fact.Edge) error {
 
 // Unresolved writes unresolved references, sorted by id.
 func (w *Writer) Unresolved(ctx context.Context, refs []fact.Unresolved) error {
+	refs = slices.Clone(refs)
 	sort.Slice(refs, func(i, j int) bool { return refs[i].ID < refs[j].ID })
 	st, err := w.tx.PrepareContext(ctx, `INSERT INTO unresolved(id, kind, name, src, evidence_path, evidence_line, reason) VALUES (?,?,?,?,?,?,?)`)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -33,10 +35,47 @@ type UpdateStats struct {
 	Deleted int
 }
 
+// Digests fingerprint every row of a graph.sqlite by key (path or id), so the
+// next Update knows what the parent holds without reading it.
+type Digests struct {
+	Files, Nodes, Edges, Unresolved map[string]uint64
+}
+
+// ContentDigests fingerprints the rows c writes.
+func ContentDigests(c Content) *Digests {
+	d := &Digests{
+		Files: make(map[string]uint64, len(c.Files)), Nodes: make(map[string]uint64, len(c.Nodes)),
+		Edges: make(map[string]uint64, len(c.Edges)), Unresolved: make(map[string]uint64, len(c.Unresolved)),
+	}
+	for _, f := range c.Files {
+		d.Files[f.Path] = digest(fileKey(f))
+	}
+	for i := range c.Nodes {
+		d.Nodes[c.Nodes[i].ID] = digest(nodeKey(&c.Nodes[i]))
+	}
+	for i := range c.Edges {
+		e := &c.Edges[i]
+		d.Edges[e.ID] = digest(edgeKey(string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)))
+	}
+	for i := range c.Unresolved {
+		r := &c.Unresolved[i]
+		d.Unresolved[r.ID] = digest(unresolvedKey(string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason))
+	}
+	return d
+}
+
+func digest(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
 // Update makes the graph.sqlite at path, a copy of an earlier revision's
-// file, hold exactly c. The file's schema version must be SchemaVersion; a
-// *sqlitedb.VersionError says a full write is needed instead.
-func Update(ctx context.Context, path string, c Content) (UpdateStats, error) {
+// file, hold exactly c. prev, when not nil, are the digests of that file's
+// rows (ContentDigests of its content): the rows then need not be read. The
+// file's schema version must be SchemaVersion; a *sqlitedb.VersionError says
+// a full write is needed instead.
+func Update(ctx context.Context, path string, c Content, prev *Digests) (UpdateStats, error) {
 	var st UpdateStats
 	db, err := sqlitedb.OpenBuild(path)
 	if err != nil {
@@ -52,13 +91,16 @@ func Update(ctx context.Context, path string, c Content) (UpdateStats, error) {
 	}
 	defer tx.Rollback()
 	u := updater{ctx: ctx, tx: tx, st: &st}
+	if prev != nil {
+		u.prev = prev
+	}
 
 	// files and snapshots: a file whose row changed gets its snapshot again
 	want := make(map[string]string, len(c.Files))
 	for _, f := range c.Files {
 		want[f.Path] = fileKey(f)
 	}
-	changed, err := u.sync("file", "path", `SELECT path, lang, status, reason, size, lines, hash, mtime FROM file`, want,
+	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), `SELECT path, lang, status, reason, size, lines, hash, mtime FROM file`, want,
 		func(rows *sql.Rows) (string, string, error) {
 			var f File
 			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime)
@@ -97,7 +139,7 @@ func Update(ctx context.Context, path string, c Content) (UpdateStats, error) {
 		n := &c.Nodes[i]
 		want[n.ID], byID[n.ID] = nodeKey(n), n
 	}
-	changed, err = u.sync("node", "id", `SELECT `+nodeCols+` FROM node`, want, func(rows *sql.Rows) (string, string, error) {
+	changed, err = u.sync("node", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Nodes }), `SELECT `+nodeCols+` FROM node`, want, func(rows *sql.Rows) (string, string, error) {
 		n, err := scanNode(rows)
 		return n.ID, nodeKey(&n), err
 	})
@@ -119,7 +161,7 @@ func Update(ctx context.Context, path string, c Content) (UpdateStats, error) {
 		e := &c.Edges[i]
 		want[e.ID], edgeByID[e.ID] = edgeKey(string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)), e
 	}
-	changed, err = u.sync("edge", "id", `SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props FROM edge`, want,
+	changed, err = u.sync("edge", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Edges }), `SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props FROM edge`, want,
 		func(rows *sql.Rows) (string, string, error) {
 			var id, kind, src, dst, prov, epath, sources, props string
 			var conf float64
@@ -145,7 +187,7 @@ func Update(ctx context.Context, path string, c Content) (UpdateStats, error) {
 		r := &c.Unresolved[i]
 		want[r.ID], unByID[r.ID] = unresolvedKey(string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason), r
 	}
-	changed, err = u.sync("unresolved", "id", `SELECT id, kind, name, src, evidence_path, evidence_line, reason FROM unresolved`, want,
+	changed, err = u.sync("unresolved", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Unresolved }), `SELECT id, kind, name, src, evidence_path, evidence_line, reason FROM unresolved`, want,
 		func(rows *sql.Rows) (string, string, error) {
 			var id, kind, name, src, path, reason string
 			var line int
@@ -183,7 +225,15 @@ type updater struct {
 	ctx  context.Context
 	tx   *sql.Tx
 	st   *UpdateStats
+	prev *Digests        // the parent's row digests, or nil to read its rows
 	gone map[string]bool // keys deleted by the last sync
+}
+
+func (u *updater) prevOf(f func(*Digests) map[string]uint64) map[string]uint64 {
+	if u.prev == nil {
+		return nil
+	}
+	return f(u.prev)
 }
 
 func (u *updater) exec(q string, args ...any) error {
@@ -198,34 +248,47 @@ func (u *updater) exec(q string, args ...any) error {
 	return nil
 }
 
-// sync reads every row of table as (key, content), deletes rows whose key is
-// not in want, and returns the keys whose row must be (re)written: absent or
-// different content.
-func (u *updater) sync(table, keyCol, query string, want map[string]string, scan func(*sql.Rows) (string, string, error)) (map[string]bool, error) {
-	rows, err := u.tx.QueryContext(u.ctx, query)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", table, err)
-	}
+// sync learns every row of table as (key, content) — from prev digests when
+// given, else by reading the rows — deletes rows whose key is not in want, and
+// returns the keys whose row must be (re)written: absent or different content.
+func (u *updater) sync(table, keyCol string, prev map[string]uint64, query string, want map[string]string, scan func(*sql.Rows) (string, string, error)) (map[string]bool, error) {
 	have := map[string]bool{}
 	var gone []string
 	changed := map[string]bool{}
-	for rows.Next() {
-		k, content, err := scan(rows)
+	if prev != nil {
+		for k, d := range prev {
+			have[k] = true
+			w, ok := want[k]
+			if !ok {
+				gone = append(gone, k)
+			} else if digest(w) != d {
+				changed[k] = true
+			}
+		}
+		sort.Strings(gone)
+	} else {
+		rows, err := u.tx.QueryContext(u.ctx, query)
 		if err != nil {
-			rows.Close()
 			return nil, fmt.Errorf("reading %s: %w", table, err)
 		}
-		have[k] = true
-		w, ok := want[k]
-		if !ok {
-			gone = append(gone, k)
-		} else if w != content {
-			changed[k] = true
+		for rows.Next() {
+			k, content, err := scan(rows)
+			if err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("reading %s: %w", table, err)
+			}
+			have[k] = true
+			w, ok := want[k]
+			if !ok {
+				gone = append(gone, k)
+			} else if w != content {
+				changed[k] = true
+			}
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
 	u.gone = map[string]bool{}
 	for _, k := range gone {

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	_ "embed"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -58,6 +59,7 @@ func Create(ctx context.Context, path string) (*Writer, error) {
 
 // Chunks writes text chunks and indexes their terms, sorted by id.
 func (w *Writer) Chunks(ctx context.Context, chunks []fact.TextChunk) error {
+	chunks = slices.Clone(chunks) // callers may read theirs concurrently
 	sort.Slice(chunks, func(i, j int) bool { return chunks[i].ID < chunks[j].ID })
 	st, err := w.tx.PrepareContext(ctx, `INSERT INTO chunk(id, node_id, kind, path, start_line, end_line, text) VALUES (?,?,?,?,?,?,?)`)
 	if err != nil {

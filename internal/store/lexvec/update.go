@@ -8,17 +8,66 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 )
 
+// Digests fingerprint the rows of a lexvec.sqlite by id, so the next Update
+// knows what the parent holds without reading it.
+type Digests struct {
+	Chunks, Symbols map[string]uint64
+}
+
+// symbolTerms is the indexed form of one symbol.
+type symbolTerms struct{ name, qname, sig, kind string }
+
+func symbolsOf(nodes []fact.Node) map[string]symbolTerms {
+	out := make(map[string]symbolTerms, len(nodes))
+	for _, n := range nodes {
+		if n.Kind != fact.File {
+			out[n.ID] = symbolTerms{Terms(n.Name), Terms(n.QName), Terms(n.Signature), string(n.Kind)}
+		}
+	}
+	return out
+}
+
+func chunkDigest(c *fact.TextChunk) uint64 {
+	return digest(strings.Join([]string{c.NodeID, c.Kind, c.Path, strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Text}, "\x00"))
+}
+
+func symbolDigest(t symbolTerms) uint64 {
+	return digest(t.name + "\x00" + t.qname + "\x00" + t.sig + "\x00" + t.kind)
+}
+
+func digest(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// ContentDigests fingerprints the rows a write of chunks and nodes holds.
+func ContentDigests(chunks []fact.TextChunk, nodes []fact.Node) *Digests {
+	d := &Digests{Chunks: make(map[string]uint64, len(chunks)), Symbols: map[string]uint64{}}
+	for i := range chunks {
+		d.Chunks[chunks[i].ID] = chunkDigest(&chunks[i])
+	}
+	for id, t := range symbolsOf(nodes) {
+		d.Symbols[id] = symbolDigest(t)
+	}
+	return d
+}
+
 // Update makes the lexvec.sqlite at path hold exactly chunks and the symbol
-// index of nodes, touching only rows that differ. It returns the number of
-// rows written and deleted. A *sqlitedb.VersionError says a full write is
-// needed instead.
-func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []fact.Node) (written, deleted int, err error) {
+// index of nodes, touching only rows that differ. prev, when not nil, are the
+// digests of the file's rows; otherwise they are read from it. It returns the
+// number of rows written and deleted. A *sqlitedb.VersionError says a full
+// write is needed instead.
+func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []fact.Node, prev *Digests) (written, deleted int, err error) {
 	db, err := sqlitedb.OpenBuild(path)
 	if err != nil {
 		return 0, 0, err
@@ -32,6 +81,11 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 		return 0, 0, err
 	}
 	defer tx.Rollback()
+	if prev == nil {
+		if prev, err = readDigests(ctx, tx); err != nil {
+			return 0, 0, err
+		}
+	}
 	exec := func(q string, args ...any) error {
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return fmt.Errorf("updating lexvec: %w", err)
@@ -43,51 +97,27 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 		}
 		return nil
 	}
+	want := ContentDigests(chunks, nodes)
 
-	// chunks, with their full-text rows found by rowid
-	want := make(map[string]*fact.TextChunk, len(chunks))
-	for i := range chunks {
-		want[chunks[i].ID] = &chunks[i]
-	}
-	ftsRow, err := rowids(ctx, tx, `SELECT rowid, id FROM chunk_fts`)
+	// chunks: delete the stale ones (and their full-text rows), insert the new
+	staleChunks := staleKeys(prev.Chunks, want.Chunks)
+	ftsRows, err := rowidsOf(ctx, tx, "chunk_fts", staleChunks)
 	if err != nil {
 		return 0, 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, node_id, kind, path, start_line, end_line, text FROM chunk`)
-	if err != nil {
-		return 0, 0, err
-	}
-	have := map[string]bool{}
-	var stale []string
-	for rows.Next() {
-		var c fact.TextChunk
-		if err := rows.Scan(&c.ID, &c.NodeID, &c.Kind, &c.Path, &c.StartLine, &c.EndLine, &c.Text); err != nil {
-			rows.Close()
-			return 0, 0, err
-		}
-		have[c.ID] = true
-		if w, ok := want[c.ID]; !ok || *w != c {
-			stale = append(stale, c.ID)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, 0, err
-	}
-	for _, id := range stale {
+	for _, id := range staleChunks {
 		if err := exec(`DELETE FROM chunk WHERE id = ?`, id); err != nil {
 			return 0, 0, err
 		}
-		if rid, ok := ftsRow[id]; ok {
-			if err := exec(`DELETE FROM chunk_fts WHERE rowid = ?`, rid); err != nil {
-				return 0, 0, err
-			}
+	}
+	for _, rid := range ftsRows {
+		if err := exec(`DELETE FROM chunk_fts WHERE rowid = ?`, rid); err != nil {
+			return 0, 0, err
 		}
-		delete(have, id)
 	}
 	for i := range chunks {
 		c := &chunks[i]
-		if have[c.ID] {
+		if d, ok := prev.Chunks[c.ID]; ok && d == want.Chunks[c.ID] {
 			continue
 		}
 		if err := exec(`INSERT INTO chunk(id, node_id, kind, path, start_line, end_line, text) VALUES (?,?,?,?,?,?,?)`,
@@ -97,54 +127,33 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 		if err := exec(`INSERT INTO chunk_fts(terms, id) VALUES (?, ?)`, Terms(c.Text), c.ID); err != nil {
 			return 0, 0, err
 		}
+		prev.Chunks[c.ID] = want.Chunks[c.ID] // a repeated id is written once, as by the full write
 	}
 
-	// symbols: the indexed terms of each node
-	type symRow struct{ name, qname, sig, kind string }
-	wantSym := map[string]symRow{}
-	for _, n := range nodes {
-		if n.Kind != fact.File {
-			wantSym[n.ID] = symRow{Terms(n.Name), Terms(n.QName), Terms(n.Signature), string(n.Kind)}
-		}
-	}
-	srows, err := tx.QueryContext(ctx, `SELECT rowid, id, name, qname, signature, kind FROM symbol_fts`)
+	// symbols
+	staleSyms := staleKeys(prev.Symbols, want.Symbols)
+	symRows, err := rowidsOf(ctx, tx, "symbol_fts", staleSyms)
 	if err != nil {
 		return 0, 0, err
 	}
-	haveSym := map[string]bool{}
-	var staleSym []int64
-	for srows.Next() {
-		var rid int64
-		var id string
-		var r symRow
-		if err := srows.Scan(&rid, &id, &r.name, &r.qname, &r.sig, &r.kind); err != nil {
-			srows.Close()
-			return 0, 0, err
-		}
-		if w, ok := wantSym[id]; ok && w == r {
-			haveSym[id] = true
-			continue
-		}
-		staleSym = append(staleSym, rid)
-	}
-	srows.Close()
-	if err := srows.Err(); err != nil {
-		return 0, 0, err
-	}
-	for _, rid := range staleSym {
+	for _, rid := range symRows {
 		if err := exec(`DELETE FROM symbol_fts WHERE rowid = ?`, rid); err != nil {
 			return 0, 0, err
 		}
 	}
+	terms := symbolsOf(nodes)
 	for _, n := range nodes {
-		r, ok := wantSym[n.ID]
-		if !ok || haveSym[n.ID] {
+		t, ok := terms[n.ID]
+		if !ok {
 			continue
 		}
-		if err := exec(`INSERT INTO symbol_fts(name, qname, signature, id, kind) VALUES (?,?,?,?,?)`, r.name, r.qname, r.sig, n.ID, r.kind); err != nil {
+		if d, ok := prev.Symbols[n.ID]; ok && d == want.Symbols[n.ID] {
+			continue
+		}
+		if err := exec(`INSERT INTO symbol_fts(name, qname, signature, id, kind) VALUES (?,?,?,?,?)`, t.name, t.qname, t.sig, n.ID, t.kind); err != nil {
 			return 0, 0, err
 		}
-		haveSym[n.ID] = true
+		prev.Symbols[n.ID] = want.Symbols[n.ID]
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, 0, fmt.Errorf("committing %q: %w", path, err)
@@ -152,21 +161,79 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 	return written, deleted, db.Close()
 }
 
-// rowids maps the id column of a full-text table to its rowids.
-func rowids(ctx context.Context, tx *sql.Tx, q string) (map[string]int64, error) {
-	rows, err := tx.QueryContext(ctx, q)
+// staleKeys lists, sorted, the keys of have that want lacks or holds with
+// another digest: their rows must go.
+func staleKeys(have, want map[string]uint64) []string {
+	var out []string
+	for k, d := range have {
+		if w, ok := want[k]; !ok || w != d {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// rowidsOf returns the rowids of a full-text table's rows with the given ids,
+// in one scan of the table.
+func rowidsOf(ctx context.Context, tx *sql.Tx, table string, ids []string) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT rowid, id FROM `+table)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]int64{}
+	var out []int64
 	for rows.Next() {
 		var rid int64
 		var id string
 		if err := rows.Scan(&rid, &id); err != nil {
 			return nil, err
 		}
-		out[id] = rid
+		if want[id] {
+			out = append(out, rid)
+		}
 	}
 	return out, rows.Err()
+}
+
+// readDigests fingerprints the rows a lexvec.sqlite holds.
+func readDigests(ctx context.Context, tx *sql.Tx) (*Digests, error) {
+	d := &Digests{Chunks: map[string]uint64{}, Symbols: map[string]uint64{}}
+	rows, err := tx.QueryContext(ctx, `SELECT id, node_id, kind, path, start_line, end_line, text FROM chunk`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var c fact.TextChunk
+		if err := rows.Scan(&c.ID, &c.NodeID, &c.Kind, &c.Path, &c.StartLine, &c.EndLine, &c.Text); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		d.Chunks[c.ID] = chunkDigest(&c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT id, name, qname, signature, kind FROM symbol_fts`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var t symbolTerms
+		if err := rows.Scan(&id, &t.name, &t.qname, &t.sig, &t.kind); err != nil {
+			return nil, err
+		}
+		d.Symbols[id] = symbolDigest(t)
+	}
+	return d, rows.Err()
 }
