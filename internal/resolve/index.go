@@ -40,6 +40,7 @@ type resolver struct {
 	returns       map[string]string
 	propTypes     map[string]string
 	defines       map[string][]string
+	globals       map[string]string // global variable name -> union of the descriptors assigned or documented
 	evalMemo      map[string][]string
 	lookMemo      map[string][]int
 	out           Output
@@ -51,7 +52,7 @@ func newResolver(nodes []fact.Node) *resolver {
 		classes: map[string][]*classInfo{}, classByID: map[string]*classInfo{},
 		funcs: map[string][]int{}, consts: map[string][]int{}, methodsByName: map[string][]int{},
 		files: map[string]bool{}, namespaces: map[string]bool{}, returns: map[string]string{}, propTypes: map[string]string{},
-		defines: map[string][]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
+		defines: map[string][]string{}, globals: map[string]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
 	}
 	for i := range nodes {
 		n := &nodes[i]
@@ -151,6 +152,8 @@ func (r *resolver) declare(refs []fact.Ref) {
 			r.propTypes[ref.From] = ref.Recv
 		case fact.RefDefine:
 			r.defines[ref.Name] = append(r.defines[ref.Name], ref.Recv)
+		case refGlobal:
+			r.addGlobal(ref.Name, ref.Recv)
 		}
 	}
 }

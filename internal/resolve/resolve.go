@@ -179,7 +179,7 @@ const (
 func (r *resolver) resolve(ref *fact.Ref) outcome {
 	switch ref.Kind {
 	case fact.RefReturns, fact.RefPropType, fact.RefDocMethod, fact.RefDocProperty, fact.RefMixin,
-		fact.RefTraitAlias, fact.RefDefine:
+		fact.RefTraitAlias, fact.RefDefine, refGlobal:
 		return skip
 	case fact.RefExtends:
 		return r.classTarget(ref, fact.Extends)

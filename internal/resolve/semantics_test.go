@@ -193,3 +193,11 @@ func TestMentionKindMatchesPHP(t *testing.T) {
 		t.Fatalf("php.RefMention %q != refMention %q", php.RefMention, refMention)
 	}
 }
+
+// TestGlobalKindMatchesPHP keeps the global-type kind in step with the PHP
+// extractor.
+func TestGlobalKindMatchesPHP(t *testing.T) {
+	if php.RefGlobal != refGlobal {
+		t.Fatalf("php.RefGlobal %q != refGlobal %q", php.RefGlobal, refGlobal)
+	}
+}

@@ -129,6 +129,13 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 			}
 		}
 		i = j
+	case s[0] == '$':
+		j := 1
+		for j < len(s) && !isStepStart(s, j) {
+			j++
+		}
+		set = r.eval(r.globals[s[1:j]], "", depth+1)
+		i = j
 	case strings.HasPrefix(s, "static"):
 		if ctx != "" {
 			set = []string{ctx}

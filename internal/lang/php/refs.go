@@ -38,6 +38,8 @@ type refWalker struct {
 	// callbacks holds the start bytes of the arrays read as callbacks, so
 	// callableArray does not mention them again
 	callbacks map[uint]bool
+	inFunc    bool            // walking a function, method or closure body
+	globals   map[string]bool // variables the current function declares global
 	nodes     []fact.Node
 }
 
@@ -277,6 +279,8 @@ func (r *refWalker) visit(n *sitter.Node) {
 		}
 	case "const_declaration":
 		r.constValues(n)
+	case "global_declaration":
+		r.globalDecl(n)
 	case "variable_name", "namespace_name", "named_label_statement", "goto_statement", "declare_statement",
 		"relative_scope", "primitive_type", "cast_type", "php_tag", "text", "heredoc_start", "heredoc_end":
 		// names here are not references
@@ -622,11 +626,11 @@ func (r *refWalker) docBefore(n *sitter.Node) (string, int) {
 // function walks a function or method: parameters and return types give
 // type refs and the variable environment of the body.
 func (r *refWalker) function(n *sitter.Node, id string) {
-	prevFrom, prevEnv, prevPinned := r.from, r.env, r.pinned
+	prevFrom, prevEnv, prevPinned, prevIn, prevGlobals := r.from, r.env, r.pinned, r.inFunc, r.globals
 	if id != "" {
 		r.from = id
 	}
-	r.env, r.pinned = map[string]string{}, map[string]int{}
+	r.env, r.pinned, r.inFunc, r.globals = map[string]string{}, map[string]int{}, true, nil
 	ln := line(n.StartPosition())
 	docRet := ""
 	docParams := map[string]string{}
@@ -639,6 +643,11 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 			case "param":
 				if t.name != "" {
 					docParams[t.name] = d
+				}
+			case "global":
+				if t.name != "" && d != "" {
+					r.env[t.name] = d
+					r.emit(RefGlobal, t.name, dl+t.line, d, "")
 				}
 			}
 		}
@@ -659,7 +668,7 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 	if b := n.ChildByFieldName("body"); b != nil {
 		r.visit(b)
 	}
-	r.from, r.env, r.pinned = prevFrom, prevEnv, prevPinned
+	r.from, r.env, r.pinned, r.inFunc, r.globals = prevFrom, prevEnv, prevPinned, prevIn, prevGlobals
 }
 
 // params types the parameters of n into r.env and emits their type refs.
@@ -738,7 +747,9 @@ func (r *refWalker) closure(n *sitter.Node) {
 			r.visit(c)
 		}
 	}
-	r.env = env
+	prevIn, prevGlobals := r.inFunc, r.globals
+	r.env, r.inFunc, r.globals = env, true, nil
+	defer func() { r.inFunc, r.globals = prevIn, prevGlobals }()
 	r.params(n, nil)
 	if t := n.ChildByFieldName("return_type"); t != nil {
 		r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
@@ -976,11 +987,23 @@ func (r *refWalker) assign(n *sitter.Node) {
 	if left == nil {
 		return
 	}
+	if g := globalsKey(r, left); g != "" {
+		if right != nil {
+			r.emitN(RefGlobal, left, g, r.exprDesc(right), "")
+		}
+		r.visit(left)
+		return
+	}
 	if left.Kind() != "variable_name" {
 		r.visit(left)
 		return
 	}
 	name := strings.TrimPrefix(r.text(left), "$")
+	if right != nil && (!r.inFunc || r.globals[name]) {
+		if d := r.exprDesc(right); d != "" {
+			r.emitN(RefGlobal, left, name, d, "")
+		}
+	}
 	if ln, ok := r.pinned[name]; ok && ln >= line(n.StartPosition())-1 {
 		return
 	}
@@ -1140,7 +1163,10 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 			}
 			return ""
 		}
-		return r.env[name]
+		if d, ok := r.env[name]; ok || r.inFunc {
+			return d
+		}
+		return "$" + name // a file-scope variable is a global
 	case "object_creation_expression":
 		for _, c := range r.named(e) {
 			if isNameKind(c.Kind()) || c.Kind() == "relative_scope" {
@@ -1186,6 +1212,10 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 	case "assignment_expression":
 		if rt := e.ChildByFieldName("right"); rt != nil {
 			return r.exprDesc(rt)
+		}
+	case "subscript_expression":
+		if g := globalsKey(r, e); g != "" {
+			return "$" + g
 		}
 	}
 	return ""

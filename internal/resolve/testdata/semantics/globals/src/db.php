@@ -1,0 +1,46 @@
+<?php
+class Db
+{
+    public function connect() {}
+    public function query($sql) {}
+}
+
+class Cache
+{
+    public function get($key) {}
+}
+
+class Query
+{
+    public function run() {}
+}
+
+function setup_query()
+{
+    global $the_query;
+    $the_query = new Query();
+}
+
+/**
+ * @global Db $db
+ */
+function documented()
+{
+    global $db;
+    return $db->query('x');
+}
+
+function plain()
+{
+    global $db, $the_query;
+    $db->query('y');
+    $the_query->run();
+    $GLOBALS['cache']->get('k');
+    call_user_func('plain');
+}
+
+function local()
+{
+    $db = null;
+    $db->query('not the global');
+}
