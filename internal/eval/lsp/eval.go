@@ -261,6 +261,40 @@ func (e *evaluator) position(p string, ln int, name string) (map[string]any, boo
 	return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
 }
 
+// usePosition finds n's name at a use site: for a member, the occurrence
+// after `::` or `->` first (`const X = Foo::X;` names X twice). It reports
+// false when the name is written inside a string literal (a callback such as
+// 'func' or '\\Ns\\func'): language servers answer no definition there.
+func (e *evaluator) usePosition(p string, ln int, n fact.Node) (map[string]any, bool) {
+	lines := e.lines(p)
+	if ln < 1 || ln > len(lines) {
+		return nil, false
+	}
+	text := lines[ln-1]
+	col := -1
+	if n.Kind == fact.Method || n.Kind == fact.Constant || n.Kind == fact.Property {
+		for _, sep := range []string{"::", "->"} {
+			if i := strings.Index(strings.ToLower(text), sep+strings.ToLower(n.Name)); i >= 0 {
+				end := i + len(sep) + len(n.Name)
+				if end >= len(text) || !wordByte(strings.ToLower(text)[end]) {
+					col = i + len(sep)
+					break
+				}
+			}
+		}
+	}
+	if col < 0 {
+		col = wordIndex(text, n.Name)
+	}
+	if col < 0 {
+		return nil, false
+	}
+	if col > 0 && strings.ContainsRune("'\"\\", rune(text[col-1])) {
+		return nil, false
+	}
+	return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
+}
+
 func wordIndex(text, name string) int {
 	lt, ln := strings.ToLower(text), strings.ToLower(name)
 	for off := 0; ; {
@@ -413,7 +447,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		if asked == 2 || u.Provenance != string(fact.Stated) || u.Kind == string(fact.Imports) {
 			continue
 		}
-		p, ok := e.position(u.Path, u.Line, n.Name)
+		p, ok := e.usePosition(u.Path, u.Line, n)
 		if !ok {
 			continue
 		}
