@@ -9,6 +9,7 @@ package facade
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
@@ -129,12 +130,15 @@ type ImpactFile struct {
 	Symbols int    `json:"symbols"`
 }
 
-// ImpactBlock groups impacted items.
+// ImpactBlock groups impacted items. EntryPoints are the routes, commands
+// and jobs whose handles edge reaches the change; Tables are the tables the
+// changed and impacted code queries or references, each with the chain that
+// reaches it (its first step is the queries or references_table edge).
 type ImpactBlock struct {
 	Symbols     []ImpactItem `json:"symbols"`
 	Files       []ImpactFile `json:"files"`
-	EntryPoints []Symbol     `json:"entry_points"`
-	Tables      []Symbol     `json:"tables"`
+	EntryPoints []ImpactItem `json:"entry_points"`
+	Tables      []ImpactItem `json:"tables"`
 	Tests       []Symbol     `json:"tests"`
 }
 
@@ -147,9 +151,102 @@ type ImpactResult struct {
 	Soft    ImpactBlock `json:"soft"`
 }
 
-// impactKinds are the edges along which a change propagates to the user.
+// impactKinds are the edges along which a change propagates to the user:
+// code use, and the queries and references_table edges from code to a table
+// that changes.
 var impactKinds = []fact.EdgeKind{fact.Calls, fact.CallsHeuristic, fact.References, fact.Instantiates,
-	fact.Extends, fact.Implements, fact.UsesTrait, fact.Overrides, fact.Includes}
+	fact.Extends, fact.Implements, fact.UsesTrait, fact.Overrides, fact.Includes,
+	fact.Queries, fact.ReferencesTable}
+
+// tableKinds are the edges from code to the tables it touches.
+var tableKinds = []fact.EdgeKind{fact.Queries, fact.ReferencesTable}
+
+// handlesKinds are the edges from an entry point to its handler (or from a
+// job to the command it runs).
+var handlesKinds = []fact.EdgeKind{fact.Handles}
+
+// origin is a node impact starts from or reached, for attach.
+type origin struct {
+	id    string
+	depth int
+	chain []fact.Edge
+	hard  bool
+}
+
+func origins(start []string, hard, soft []reached) []origin {
+	var out []origin
+	for _, id := range start {
+		out = append(out, origin{id: id, hard: true})
+	}
+	for _, r := range hard {
+		out = append(out, origin{id: r.id, depth: r.depth, chain: r.chain, hard: true})
+	}
+	for _, r := range soft {
+		out = append(out, origin{id: r.id, depth: r.depth, chain: r.chain})
+	}
+	return out
+}
+
+// attach finds the nodes one edge of kinds away from the origins: forward
+// (origin -> node) for tables, backward (node -> origin) for entry points.
+// It follows found nodes again when again is set (a cron job runs a command
+// that handles the change), so entry points are reported whatever the depth
+// of the closure. A node reached from a hard origin by a stated edge is hard;
+// any other is soft unless hard has it. Nodes in skip are never returned.
+func (s *Service) attach(ctx context.Context, snap *snapshot, from []origin, kinds []fact.EdgeKind, forward, again bool, skip map[string]bool) (hard, soft []reached, err error) {
+	seenHard, seenSoft := map[string]bool{}, map[string]bool{}
+	asked := map[string]bool{}
+	for len(from) > 0 {
+		var next []origin
+		for _, o := range from { // shallowest first
+			if asked[o.id] {
+				continue
+			}
+			asked[o.id] = true
+			var es []fact.Edge
+			if forward {
+				es, err = snap.graph.EdgesFrom(ctx, o.id, kinds)
+			} else {
+				es, err = snap.graph.EdgesToAny(ctx, []string{o.id}, kinds)
+			}
+			if err != nil {
+				return nil, nil, storeError(err)
+			}
+			for _, e := range es {
+				to := e.To
+				if !forward {
+					to = e.From
+				}
+				if skip[to] {
+					continue
+				}
+				r := reached{id: to, depth: o.depth + 1, chain: append([]fact.Edge{e}, o.chain...)}
+				isHard := o.hard && e.Provenance == fact.Stated
+				switch {
+				case isHard && !seenHard[to]:
+					seenHard[to] = true
+					hard = append(hard, r)
+				case !isHard && !seenSoft[to]:
+					seenSoft[to] = true
+					soft = append(soft, r)
+				default:
+					continue
+				}
+				if again {
+					next = append(next, origin{id: to, depth: r.depth, chain: r.chain, hard: isHard})
+				}
+			}
+		}
+		from = next
+	}
+	kept := soft[:0]
+	for _, r := range soft {
+		if !seenHard[r.id] {
+			kept = append(kept, r)
+		}
+	}
+	return hard, kept, nil
+}
 
 // Impact lists what may break when a definition or file changes.
 func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error) {
@@ -237,12 +334,37 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	all := append(append([]reached(nil), hard...), soft...)
+	if mode != "all" {
+		soft = nil
+	}
+	skip := map[string]bool{}
+	for _, id := range start {
+		skip[id] = true
+	}
+	from := origins(start, hard, soft)
+	// the tables the changed and impacted code touches; a changed table does
+	// not impact the other tables its users touch
+	var hardT, softT []reached
+	if !startsAtTable(res.Targets) {
+		if hardT, softT, err = s.attach(ctx, snap, from, tableKinds, true, false, skip); err != nil {
+			return nil, err
+		}
+	}
+	hardE, softE, err := s.attach(ctx, snap, from, handlesKinds, false, true, skip)
+	if err != nil {
+		return nil, err
+	}
+	if mode != "all" {
+		softT, softE = nil, nil
+	}
+	all := append(append(append(append(append(append([]reached(nil), hard...), soft...), hardT...), softT...), hardE...), softE...)
 	syms, err := s.symbolsOf(ctx, snap, reachedIDs(all))
 	if err != nil {
 		return nil, err
 	}
 	hardItems, softItems := impactItems(hard, syms), impactItems(soft, syms)
+	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(hardE, syms), impactItems(softE, syms)
+	res.Hard.Tables, res.Soft.Tables = impactItems(hardT, syms), impactItems(softT, syms)
 	res.Hard.Files, res.Soft.Files = impactFiles(hardItems), impactFiles(softItems)
 	total := len(hardItems) + len(softItems)
 	// one page across hard then soft
@@ -266,13 +388,28 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		for _, f := range b.Files {
 			paths = append(paths, f.Path)
 		}
-		for _, it := range b.Symbols {
-			for _, st := range it.Chain {
-				paths = append(paths, st.Path)
+		for _, l := range [][]ImpactItem{b.Symbols, b.EntryPoints, b.Tables} {
+			for _, it := range l {
+				if !strings.HasPrefix(it.Path, "db:") {
+					paths = append(paths, it.Path)
+				}
+				for _, st := range it.Chain {
+					paths = append(paths, st.Path)
+				}
 			}
 		}
 	}
 	return s.done(ctx, env, snap, paths)
+}
+
+// startsAtTable reports whether impact starts from a table (or a column).
+func startsAtTable(ts []Symbol) bool {
+	for _, t := range ts {
+		if t.Kind == string(fact.Table) || t.Kind == string(fact.Column) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstQName(ts []Symbol) string {
@@ -283,7 +420,7 @@ func firstQName(ts []Symbol) string {
 }
 
 func emptyBlock() ImpactBlock {
-	return ImpactBlock{Symbols: []ImpactItem{}, Files: []ImpactFile{}, EntryPoints: []Symbol{}, Tables: []Symbol{}, Tests: []Symbol{}}
+	return ImpactBlock{Symbols: []ImpactItem{}, Files: []ImpactFile{}, EntryPoints: []ImpactItem{}, Tables: []ImpactItem{}, Tests: []Symbol{}}
 }
 
 // descendants returns every node contained, directly or not, in id.
