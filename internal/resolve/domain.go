@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/extract/docs"
+	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
@@ -115,6 +116,7 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 	for i := range in.Mentions {
 		l.mention(&in.Mentions[i])
 	}
+	l.mergeAlterations()
 	probs.Parsed = len(stmts)
 	sort.Slice(probs.Examples, func(i, j int) bool {
 		a, b := probs.Examples[i], probs.Examples[j]
@@ -140,10 +142,13 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 }
 
 type domainLinker struct {
-	in       DomainInput
-	nodes    []fact.Node
-	tables   map[string][]int // table key -> node indexes
-	colsOf   map[string][]int // table node id -> column node indexes
+	in     DomainInput
+	nodes  []fact.Node
+	tables map[string][]int // table key -> node indexes
+	colsOf map[string][]int // table node id -> column node indexes
+	// merged is the column set of a table node once the SQL files that alter
+	// it are applied (mergeAlterations); absent for tables no file alters.
+	merged   map[string][]int
 	byQName  map[string][]int // kind NUL lower qname -> node indexes
 	bySuffix map[string][]int // kind NUL lower short name -> node indexes (classes and functions)
 	methods  map[string][]int // lower method name -> method node indexes
@@ -152,6 +157,7 @@ type domainLinker struct {
 	hooks    map[string][]*fact.Ref
 	commands map[string][]int // cli_command name -> node indexes
 	out      Output
+	applied  map[string]bool // partial table node ids applied onto a table another file creates
 }
 
 func newDomainLinker(in DomainInput) *domainLinker {
@@ -159,6 +165,7 @@ func newDomainLinker(in DomainInput) *domainLinker {
 		byQName: map[string][]int{}, bySuffix: map[string][]int{}, methods: map[string][]int{},
 		files: map[string]int{}, handlers: map[string][]*fact.Ref{}, hooks: map[string][]*fact.Ref{},
 		commands: map[string][]int{}}
+	l.merged, l.applied = map[string][]int{}, map[string]bool{}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		switch n.Kind {
@@ -442,6 +449,84 @@ func (l *domainLinker) mention(m *MentionAt) {
 	}
 }
 
+// mergeAlterations applies the SQL files that only alter a table (partial
+// sql_file tables: ALTER TABLE of a table created in another file) onto each
+// SQL file that creates it, alteration files in path order (dated migration
+// names sort in the order they run; a migrations directory may sort before
+// the schema file, so the order is among the alterations only). A column an
+// alteration adds or changes gets a contains edge from the created table,
+// with the column's own line as evidence and via=alter; a column it drops,
+// or whose definition it replaces, gets one with op=drop at that line. merged
+// keeps the resulting
+// column set for conflicts.
+func (l *domainLinker) mergeAlterations() {
+	keys := make([]string, 0, len(l.tables))
+	for k := range l.tables {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var bases, alters []int
+		for _, i := range l.tables[k] {
+			n := &l.nodes[i]
+			if n.Props["source"] != "sql_file" {
+				continue
+			}
+			if n.Props[sqlschema.PropPartial] == "true" {
+				alters = append(alters, i)
+			} else {
+				bases = append(bases, i)
+			}
+		}
+		if len(bases) == 0 || len(alters) == 0 {
+			continue
+		}
+		sort.SliceStable(alters, func(a, b int) bool {
+			na, nb := &l.nodes[alters[a]], &l.nodes[alters[b]]
+			return na.Path < nb.Path || na.Path == nb.Path && na.StartLine < nb.StartLine
+		})
+		for _, b := range bases {
+			base := l.nodes[b].ID
+			cols := append([]int(nil), l.colsOf[base]...)
+			find := func(name string) int {
+				for j, ci := range cols {
+					if strings.EqualFold(l.nodes[ci].Name, name) {
+						return j
+					}
+				}
+				return -1
+			}
+			for _, a := range alters {
+				alt := &l.nodes[a]
+				if alt.Path == l.nodes[b].Path {
+					continue
+				}
+				l.applied[alt.ID] = true
+				for _, d := range sqlschema.ParseDropped(alt.Props[sqlschema.PropDropped]) {
+					if j := find(d.Column); j >= 0 {
+						ref := &fact.Ref{Path: alt.Path, Line: d.Line}
+						l.edge(fact.Contains, base, l.nodes[cols[j]].ID, ref, fact.Stated, 1, map[string]string{"via": "alter", "op": "drop"})
+						cols = append(cols[:j], cols[j+1:]...)
+					}
+				}
+				for _, ci := range l.colsOf[alt.ID] {
+					c := &l.nodes[ci]
+					ref := &fact.Ref{Path: c.Path, Line: c.StartLine}
+					if j := find(c.Name); j >= 0 {
+						// changed (MODIFY/CHANGE): the old definition ends here
+						l.edge(fact.Contains, base, l.nodes[cols[j]].ID, ref, fact.Stated, 1, map[string]string{"via": "alter", "op": "drop"})
+						cols[j] = ci
+					} else {
+						cols = append(cols, ci)
+					}
+					l.edge(fact.Contains, base, c.ID, ref, fact.Stated, 1, map[string]string{"via": "alter"})
+				}
+			}
+			l.merged[base] = cols
+		}
+	}
+}
+
 // conflicts compares the definitions of each table across sources. A source
 // that only alters a table (props partial) is not compared for missing
 // columns.
@@ -457,13 +542,17 @@ func (l *domainLinker) conflicts() []SchemaConflict {
 		if len(ids) < 2 {
 			continue
 		}
-		// columns of each table node
+		// columns of each table node, with the files that alter it applied
 		type col struct{ typ, null string }
 		per := make([]map[string]col, len(ids))
 		all := map[string]bool{}
 		for j, ti := range ids {
 			per[j] = map[string]col{}
-			for _, ci := range l.colsOf[l.nodes[ti].ID] {
+			cols, ok := l.merged[l.nodes[ti].ID]
+			if !ok {
+				cols = l.colsOf[l.nodes[ti].ID]
+			}
+			for _, ci := range cols {
 				c := strings.ToLower(l.nodes[ci].Name)
 				per[j][c] = col{normType(l.nodes[ci].Props["type"]), l.nodes[ci].Props["nullable"]}
 				all[c] = true
@@ -482,7 +571,7 @@ func (l *domainLinker) conflicts() []SchemaConflict {
 				n := &l.nodes[ti]
 				v, ok := per[j][c]
 				if !ok {
-					if n.Props["partial"] == "true" {
+					if n.Props["partial"] == "true" || l.applied[n.ID] {
 						continue
 					}
 					srcs, vals, paths = append(srcs, n.Props["source"]), append(vals, "(absent)"), append(paths, n.Path)

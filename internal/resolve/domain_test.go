@@ -1,0 +1,77 @@
+package resolve
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragraf/ragraf/internal/extract/sqlschema"
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// A migration altering a table that another SQL file creates is applied onto
+// it in path order: every column it adds or changes hangs below the created
+// table by a via=alter contains edge at its own line, every column it drops
+// or redefines gets an op=drop edge at that line, and conflicts compare the
+// merged table.
+func TestFT5_AlterationsApplyAcrossFiles(t *testing.T) {
+	files := []struct{ path, src string }{
+		{"database/schema.sql", "CREATE TABLE orders (\n  id INT NOT NULL,\n  total INT NOT NULL,\n  coupon_code VARCHAR(32)\n);\n"},
+		{"database/migrations/2024_01_02_status.sql", "-- status\nALTER TABLE orders\n  ADD COLUMN status VARCHAR(20) NOT NULL;\n"},
+		{"database/migrations/2024_03_01_total.sql", "ALTER TABLE orders MODIFY total BIGINT NOT NULL;\nALTER TABLE orders DROP COLUMN coupon_code;\n"},
+	}
+	var nodes []fact.Node
+	for _, f := range files {
+		s, probs := sqlschema.Parse(f.path, []byte(f.src), sqlschema.Options{})
+		if len(probs) != 0 {
+			t.Fatalf("%s: %+v", f.path, probs)
+		}
+		n, _ := s.Facts()
+		nodes = append(nodes, n...)
+	}
+	// the live database agrees with the migrated schema
+	live := sqlschema.Schema{Tables: []sqlschema.Table{{Name: "orders", Source: "information_schema", Path: "db:mysql/shop", Line: 1,
+		Columns: []sqlschema.Column{{Name: "id", Type: "int"}, {Name: "total", Type: "bigint"}, {Name: "status", Type: "varchar(20)"}}}}}
+	n, _ := live.Facts()
+	nodes = append(nodes, n...)
+	out, err := Domain(context.Background(), DomainInput{Nodes: nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, n := range nodes {
+		names[n.ID] = n.QName
+	}
+	var got []string
+	for _, e := range out.Edges {
+		if e.Kind != fact.Contains || e.Props["via"] != "alter" {
+			continue
+		}
+		op := "add"
+		if e.Props["op"] == "drop" {
+			op = "drop"
+		}
+		got = append(got, names[e.From]+" "+op+" "+names[e.To]+" "+e.EvidencePath+":"+strconv.Itoa(e.EvidenceLine))
+	}
+	sort.Strings(got)
+	want := []string{
+		"orders add orders.status database/migrations/2024_01_02_status.sql:3",
+		"orders add orders.total database/migrations/2024_03_01_total.sql:1",
+		"orders drop orders.coupon_code database/migrations/2024_03_01_total.sql:2",
+		"orders drop orders.total database/migrations/2024_03_01_total.sql:1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("alter edges (-want +got):\n%s", diff)
+	}
+	for _, e := range out.Edges {
+		if e.Props["via"] == "alter" && e.From != fact.NodeID(fact.Table, "orders", "database/schema.sql", 0) {
+			t.Errorf("alter edge from %s, want the table schema.sql creates", e.From)
+		}
+	}
+	if c := out.Meta[MetaSchemaConflicts]; c != "[]" {
+		t.Errorf("conflicts = %s, want none once the migrations are applied", c)
+	}
+}
