@@ -151,6 +151,9 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 			for _, t := range set {
 				if strings.HasSuffix(t, "[]") {
 					next = addTypes(next, []string{t[:len(t)-2]})
+				} else if r.classes[t] != nil {
+					// an ArrayAccess object's element
+					next = addTypes(next, r.methodType(t, "offsetget", depth))
 				}
 			}
 			set = next

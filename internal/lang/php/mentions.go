@@ -61,8 +61,8 @@ func (r *refWalker) docComment(n *sitter.Node) {
 func (r *refWalker) docSees(doc string, first int) {
 	for li, l := range strings.Split(doc, "\n") {
 		i := strings.Index(l, "@see ")
-		if i < 0 {
-			continue
+		if i < 0 || i > 0 && l[i-1] == '{' {
+			continue // none, or an inline {@see} in prose
 		}
 		f := strings.Fields(l[i+5:])
 		if len(f) == 0 {
@@ -145,7 +145,7 @@ func (r *refWalker) callableArray(n *sitter.Node) {
 				recv = `\` + fq
 			}
 		}
-	case "variable_name":
+	default:
 		recv = r.exprDesc(a[0])
 	}
 	if recv != "" {

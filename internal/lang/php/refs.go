@@ -1217,6 +1217,11 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if g := globalsKey(r, e); g != "" {
 			return "$" + g
 		}
+		// an element of a typed array, or what an ArrayAccess object's
+		// offsetGet returns
+		if k := r.named(e); len(k) == 2 {
+			return step(r.exprDesc(k[0]), "*")
+		}
 	}
 	return ""
 }
