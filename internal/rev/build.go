@@ -20,6 +20,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -350,16 +351,18 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		Files: rows, Snapshot: func(p string) []byte { return snapshots[p] },
 		Nodes: nodes, Edges: edges, Unresolved: resolved.Unresolved, Meta: resolved.Meta,
 	}
-	// fingerprint the rows for the next build while the stores are written
-	digested := make(chan error, 1)
-	go func() { digested <- writeDigests(dir, gc, chunks) }()
-	if opts.Full || !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks) {
+	// row fingerprints: what changed since the parent, and kept for the next
+	// build; computed while the parent's files are copied or the stores written
+	dch := make(chan *rowDigests, 1)
+	go func() { dch <- contentDigests(gc, chunks) }()
+	digests := sync.OnceValue(func() *rowDigests { return <-dch })
+	if opts.Full || !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks, digests) {
 		if err := writeStores(ctx, dir, gc, chunks); err != nil {
-			<-digested
+			digests()
 			return err
 		}
 	}
-	if err := <-digested; err != nil {
+	if err := writeDigests(dir, digests()); err != nil {
 		return fmt.Errorf("writing row digests: %w", err)
 	}
 	b, err := json.MarshalIndent(info, "", "  ")

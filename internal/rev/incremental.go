@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -32,7 +33,7 @@ import (
 // updateStores tries the incremental write of both stores into dir from the
 // parent revision. It reports false (and leaves no store file in dir) when
 // the caller must write them in full.
-func updateStores(ctx context.Context, opts Options, dir, parent string, gc graph.Content, chunks []fact.TextChunk) bool {
+func updateStores(ctx context.Context, opts Options, dir, parent string, gc graph.Content, chunks []fact.TextChunk, next func() *rowDigests) bool {
 	if parent == "" {
 		return false
 	}
@@ -52,7 +53,7 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if prev != nil {
 			gp = prev.Graph
 		}
-		gs, err = graph.Update(ctx, dst, gc, gp)
+		gs, err = graph.Update(ctx, dst, gc, gp, next().Graph)
 		return err
 	})
 	g.Go(func() error {
@@ -65,7 +66,7 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if prev != nil {
 			lp = prev.Lex
 		}
-		lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, lp)
+		lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, lp, next().Lex)
 		return err
 	})
 	if err := g.Wait(); err != nil {
@@ -91,15 +92,26 @@ type rowDigests struct {
 	Lex   *lexvec.Digests
 }
 
-// writeDigests fingerprints the rows of the stores just written into dir.
-func writeDigests(dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	d := rowDigests{Graph: graph.ContentDigests(gc), Lex: lexvec.ContentDigests(chunks, gc.Nodes)}
+// contentDigests fingerprints the rows of both stores for content, the two
+// at the same time.
+func contentDigests(gc graph.Content, chunks []fact.TextChunk) *rowDigests {
+	var d rowDigests
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); d.Lex = lexvec.ContentDigests(chunks, gc.Nodes) }()
+	d.Graph = graph.ContentDigests(gc)
+	wg.Wait()
+	return &d
+}
+
+// writeDigests writes rows.digest into a revision directory.
+func writeDigests(dir string, d *rowDigests) error {
 	f, err := os.Create(filepath.Join(dir, DigestFile))
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gob.NewEncoder(w).Encode(&d); err != nil {
+	if err := gob.NewEncoder(w).Encode(d); err != nil {
 		f.Close()
 		return err
 	}

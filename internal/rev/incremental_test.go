@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -68,8 +69,21 @@ func sortStrings(s []string) { slices.Sort(s) }
 // delete), a revision written by updating the parent's stores holds exactly
 // the rows of a full write of the same tree.
 func TestNFR3_IncrementalStoresEqualFullWrite(t *testing.T) {
+	for _, digests := range []bool{true, false} {
+		t.Run(fmt.Sprintf("digests=%v", digests), func(t *testing.T) { testIncremental(t, digests) })
+	}
+}
+
+// testIncremental runs the scenario; without digests the parent's rows.digest
+// is removed first, so the update reads the parent's rows instead.
+func testIncremental(t *testing.T, digests bool) {
 	root := writeProject(t, sampleProject)
-	build(t, root, config.Default(), 0)
+	first := build(t, root, config.Default(), 0)
+	if !digests {
+		if err := os.Remove(filepath.Join(Layout{Root: root}.Rev(first.Rev), DigestFile)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	edits := map[string]string{
 		"src/Cart.php":  strings.Replace(sampleProject["src/Cart.php"], "public function count(): int", "/** How many. */\n    public function size(): int { return 0; }\n    public function count(): int", 1),
 		"src/New.php":   "<?php\nnamespace Shop;\n\n// a new helper\nfunction fresh(Cart $c): Cart { return $c->add(new Item('x', Kind::Book)); }\n",

@@ -71,11 +71,11 @@ func digest(s string) uint64 {
 }
 
 // Update makes the graph.sqlite at path, a copy of an earlier revision's
-// file, hold exactly c. prev, when not nil, are the digests of that file's
-// rows (ContentDigests of its content): the rows then need not be read. The
+// file, hold exactly c. next must be ContentDigests(c); prev, when not nil,
+// are the digests of the file's own rows, which then need not be read. The
 // file's schema version must be SchemaVersion; a *sqlitedb.VersionError says
 // a full write is needed instead.
-func Update(ctx context.Context, path string, c Content, prev *Digests) (UpdateStats, error) {
+func Update(ctx context.Context, path string, c Content, prev, next *Digests) (UpdateStats, error) {
 	var st UpdateStats
 	db, err := sqlitedb.OpenBuild(path)
 	if err != nil {
@@ -96,15 +96,12 @@ func Update(ctx context.Context, path string, c Content, prev *Digests) (UpdateS
 	}
 
 	// files and snapshots: a file whose row changed gets its snapshot again
-	want := make(map[string]string, len(c.Files))
-	for _, f := range c.Files {
-		want[f.Path] = fileKey(f)
-	}
-	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), `SELECT path, lang, status, reason, size, lines, hash, mtime FROM file`, want,
-		func(rows *sql.Rows) (string, string, error) {
+	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), next.Files,
+		`SELECT path, lang, status, reason, size, lines, hash, mtime FROM file`,
+		func(rows *sql.Rows) (string, uint64, error) {
 			var f File
 			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime)
-			return f.Path, fileKey(f), err
+			return f.Path, digest(fileKey(f)), err
 		})
 	if err != nil {
 		return st, err
@@ -133,16 +130,15 @@ func Update(ctx context.Context, path string, c Content, prev *Digests) (UpdateS
 	}
 
 	// nodes
-	want = make(map[string]string, len(c.Nodes))
 	byID := make(map[string]*fact.Node, len(c.Nodes))
 	for i := range c.Nodes {
-		n := &c.Nodes[i]
-		want[n.ID], byID[n.ID] = nodeKey(n), n
+		byID[c.Nodes[i].ID] = &c.Nodes[i]
 	}
-	changed, err = u.sync("node", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Nodes }), `SELECT `+nodeCols+` FROM node`, want, func(rows *sql.Rows) (string, string, error) {
-		n, err := scanNode(rows)
-		return n.ID, nodeKey(&n), err
-	})
+	changed, err = u.sync("node", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Nodes }), next.Nodes,
+		`SELECT `+nodeCols+` FROM node`, func(rows *sql.Rows) (string, uint64, error) {
+			n, err := scanNode(rows)
+			return n.ID, digest(nodeKey(&n)), err
+		})
 	if err != nil {
 		return st, err
 	}
@@ -155,19 +151,18 @@ func Update(ctx context.Context, path string, c Content, prev *Digests) (UpdateS
 	}
 
 	// edges
-	want = make(map[string]string, len(c.Edges))
 	edgeByID := make(map[string]*fact.Edge, len(c.Edges))
 	for i := range c.Edges {
-		e := &c.Edges[i]
-		want[e.ID], edgeByID[e.ID] = edgeKey(string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)), e
+		edgeByID[c.Edges[i].ID] = &c.Edges[i]
 	}
-	changed, err = u.sync("edge", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Edges }), `SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props FROM edge`, want,
-		func(rows *sql.Rows) (string, string, error) {
+	changed, err = u.sync("edge", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Edges }), next.Edges,
+		`SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props FROM edge`,
+		func(rows *sql.Rows) (string, uint64, error) {
 			var id, kind, src, dst, prov, epath, sources, props string
 			var conf float64
 			var line int
 			err := rows.Scan(&id, &kind, &src, &dst, &prov, &conf, &epath, &line, &sources, &props)
-			return id, edgeKey(kind, src, dst, prov, conf, epath, line, sources, props), err
+			return id, digest(edgeKey(kind, src, dst, prov, conf, epath, line, sources, props)), err
 		})
 	if err != nil {
 		return st, err
@@ -181,18 +176,17 @@ func Update(ctx context.Context, path string, c Content, prev *Digests) (UpdateS
 	}
 
 	// unresolved references
-	want = make(map[string]string, len(c.Unresolved))
 	unByID := make(map[string]*fact.Unresolved, len(c.Unresolved))
 	for i := range c.Unresolved {
-		r := &c.Unresolved[i]
-		want[r.ID], unByID[r.ID] = unresolvedKey(string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason), r
+		unByID[c.Unresolved[i].ID] = &c.Unresolved[i]
 	}
-	changed, err = u.sync("unresolved", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Unresolved }), `SELECT id, kind, name, src, evidence_path, evidence_line, reason FROM unresolved`, want,
-		func(rows *sql.Rows) (string, string, error) {
+	changed, err = u.sync("unresolved", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Unresolved }), next.Unresolved,
+		`SELECT id, kind, name, src, evidence_path, evidence_line, reason FROM unresolved`,
+		func(rows *sql.Rows) (string, uint64, error) {
 			var id, kind, name, src, path, reason string
 			var line int
 			err := rows.Scan(&id, &kind, &name, &src, &path, &line, &reason)
-			return id, unresolvedKey(kind, name, src, path, line, reason), err
+			return id, digest(unresolvedKey(kind, name, src, path, line, reason)), err
 		})
 	if err != nil {
 		return st, err
@@ -248,48 +242,39 @@ func (u *updater) exec(q string, args ...any) error {
 	return nil
 }
 
-// sync learns every row of table as (key, content) — from prev digests when
-// given, else by reading the rows — deletes rows whose key is not in want, and
-// returns the keys whose row must be (re)written: absent or different content.
-func (u *updater) sync(table, keyCol string, prev map[string]uint64, query string, want map[string]string, scan func(*sql.Rows) (string, string, error)) (map[string]bool, error) {
-	have := map[string]bool{}
-	var gone []string
-	changed := map[string]bool{}
-	if prev != nil {
-		for k, d := range prev {
-			have[k] = true
-			w, ok := want[k]
-			if !ok {
-				gone = append(gone, k)
-			} else if digest(w) != d {
-				changed[k] = true
-			}
-		}
-		sort.Strings(gone)
-	} else {
+// sync learns the digest of every row of table by key — from prev when
+// given, else by reading the rows — deletes rows whose key is not in want,
+// and returns the keys whose row must be (re)written: absent or different.
+func (u *updater) sync(table, keyCol string, prev, want map[string]uint64, query string, scan func(*sql.Rows) (string, uint64, error)) (map[string]bool, error) {
+	if prev == nil {
+		prev = map[string]uint64{}
 		rows, err := u.tx.QueryContext(u.ctx, query)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", table, err)
 		}
 		for rows.Next() {
-			k, content, err := scan(rows)
+			k, d, err := scan(rows)
 			if err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("reading %s: %w", table, err)
 			}
-			have[k] = true
-			w, ok := want[k]
-			if !ok {
-				gone = append(gone, k)
-			} else if w != content {
-				changed[k] = true
-			}
+			prev[k] = d
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
+	var gone []string
+	changed := map[string]bool{}
+	for k, d := range prev {
+		if w, ok := want[k]; !ok {
+			gone = append(gone, k)
+		} else if w != d {
+			changed[k] = true
+		}
+	}
+	sort.Strings(gone)
 	u.gone = map[string]bool{}
 	for _, k := range gone {
 		if err := u.exec(`DELETE FROM `+table+` WHERE `+keyCol+` = ?`, k); err != nil {
@@ -298,7 +283,7 @@ func (u *updater) sync(table, keyCol string, prev map[string]uint64, query strin
 		u.gone[k] = true
 	}
 	for k := range want {
-		if !have[k] {
+		if _, ok := prev[k]; !ok {
 			changed[k] = true
 		}
 	}

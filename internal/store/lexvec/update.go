@@ -63,11 +63,12 @@ func ContentDigests(chunks []fact.TextChunk, nodes []fact.Node) *Digests {
 }
 
 // Update makes the lexvec.sqlite at path hold exactly chunks and the symbol
-// index of nodes, touching only rows that differ. prev, when not nil, are the
-// digests of the file's rows; otherwise they are read from it. It returns the
-// number of rows written and deleted. A *sqlitedb.VersionError says a full
-// write is needed instead.
-func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []fact.Node, prev *Digests) (written, deleted int, err error) {
+// index of nodes, touching only rows that differ. want must be
+// ContentDigests(chunks, nodes); prev, when not nil, are the digests of the
+// file's rows, otherwise they are read from it. It returns the number of rows
+// written and deleted. A *sqlitedb.VersionError says a full write is needed
+// instead.
+func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []fact.Node, prev, want *Digests) (written, deleted int, err error) {
 	db, err := sqlitedb.OpenBuild(path)
 	if err != nil {
 		return 0, 0, err
@@ -97,7 +98,6 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 		}
 		return nil
 	}
-	want := ContentDigests(chunks, nodes)
 
 	// chunks: delete the stale ones (and their full-text rows), insert the new
 	staleChunks := staleKeys(prev.Chunks, want.Chunks)
@@ -141,19 +141,19 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 			return 0, 0, err
 		}
 	}
-	terms := symbolsOf(nodes)
 	for _, n := range nodes {
-		t, ok := terms[n.ID]
+		w, ok := want.Symbols[n.ID]
 		if !ok {
+			continue // a file, not a symbol
+		}
+		if d, ok := prev.Symbols[n.ID]; ok && d == w {
 			continue
 		}
-		if d, ok := prev.Symbols[n.ID]; ok && d == want.Symbols[n.ID] {
-			continue
-		}
-		if err := exec(`INSERT INTO symbol_fts(name, qname, signature, id, kind) VALUES (?,?,?,?,?)`, t.name, t.qname, t.sig, n.ID, t.kind); err != nil {
+		if err := exec(`INSERT INTO symbol_fts(name, qname, signature, id, kind) VALUES (?,?,?,?,?)`,
+			Terms(n.Name), Terms(n.QName), Terms(n.Signature), n.ID, string(n.Kind)); err != nil {
 			return 0, 0, err
 		}
-		prev.Symbols[n.ID] = want.Symbols[n.ID]
+		prev.Symbols[n.ID] = w
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, 0, fmt.Errorf("committing %q: %w", path, err)
