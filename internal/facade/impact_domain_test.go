@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,5 +158,44 @@ func TestImpactReachesEntryPointsAndTables(t *testing.T) {
 	}
 	if len(r.Hard.Tables)+len(r.Soft.Tables) != 0 {
 		t.Errorf("impact of a table lists tables: %v %v", names(r.Hard.Tables), names(r.Soft.Tables))
+	}
+}
+
+// The schema of a table altered by a migration holds the migration's columns
+// with their own file and line, and the migration file parses without a
+// problem (it used to be partial).
+func TestFT5_SchemaMergesMigrations(t *testing.T) {
+	s := shop(t)
+	ctx := context.Background()
+	env, err := s.Schema(ctx, SchemaArgs{Table: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tb := range env.Result.(SchemaResult).Tables {
+		if tb.Path != "database/schema.sql" {
+			continue
+		}
+		for _, c := range tb.Columns {
+			if c.Path != "" {
+				got = append(got, fmt.Sprintf("%s %s %s:%d key=%s", c.Name, c.Type, c.Path, c.Line, c.Key))
+			}
+		}
+	}
+	want := []string{
+		"status varchar(20) database/migrations/2024_01_02_add_status_to_orders.sql:3 key=MUL",
+		"payment_reference varchar(64) database/migrations/2024_01_02_add_status_to_orders.sql:6 key=",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("columns from migrations (-want +got):\n%s", diff)
+	}
+	st, err := s.Status(ctx, StatusArgs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range st.Result.(StatusResult).Files.Partial {
+		if strings.HasSuffix(f.Path, ".sql") {
+			t.Errorf("%s is partial: %s", f.Path, f.Reason)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -32,15 +33,19 @@ type SchemaTable struct {
 	ForeignKeys []SchemaFK     `json:"foreign_keys"`
 }
 
-// SchemaColumn is one column.
+// SchemaColumn is one column. A column another SQL file adds to the table
+// (ALTER TABLE in a migration) has that file's Path; one such a file drops
+// has DroppedAt ("path:line").
 type SchemaColumn struct {
-	ID       string  `json:"id"`
-	Name     string  `json:"name"`
-	Type     string  `json:"type"`
-	Nullable bool    `json:"nullable"`
-	Default  *string `json:"default,omitempty"`
-	Key      string  `json:"key,omitempty"`
-	Line     int     `json:"line"`
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	Type      string  `json:"type"`
+	Nullable  bool    `json:"nullable"`
+	Default   *string `json:"default,omitempty"`
+	Key       string  `json:"key,omitempty"`
+	Path      string  `json:"path,omitempty"`
+	Line      int     `json:"line"`
+	DroppedAt string  `json:"dropped_at,omitempty"`
 }
 
 // SchemaFK is one foreign key.
@@ -109,17 +114,34 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 		if err != nil {
 			return nil, storeError(err)
 		}
+		merged, err := s.alteredColumns(ctx, snap, t.ID)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, merged.added...)
 		for _, c := range cols {
 			if c.Kind != fact.Column {
 				continue
 			}
-			sc := SchemaColumn{ID: c.ID, Name: c.Name, Type: c.Props["type"], Nullable: c.Props["nullable"] == "true", Key: c.Props["key"], Line: c.StartLine}
+			sc := SchemaColumn{ID: c.ID, Name: c.Name, Type: c.Props["type"], Nullable: c.Props["nullable"] == "true", Key: c.Props["key"], Line: c.StartLine,
+				DroppedAt: merged.dropped[c.ID]}
+			if c.Path != t.Path {
+				sc.Path = c.Path
+				paths = append(paths, c.Path)
+			}
 			if d, ok := c.Props["default"]; ok {
 				sc.Default = &d
 			}
 			st.Columns = append(st.Columns, sc)
 		}
-		sort.SliceStable(st.Columns, func(i, j int) bool { return st.Columns[i].Line < st.Columns[j].Line })
+		// the table's own columns by line, then those other files add, by file
+		sort.SliceStable(st.Columns, func(i, j int) bool {
+			a, b := st.Columns[i], st.Columns[j]
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			return a.Line < b.Line
+		})
 		fks, err := snap.graph.EdgesFrom(ctx, t.ID, []fact.EdgeKind{fact.ForeignKey})
 		if err != nil {
 			return nil, storeError(err)
@@ -171,6 +193,49 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 		notFound(env, args.Table)
 	}
 	return s.done(ctx, env, snap, paths)
+}
+
+// altered is what the SQL files that alter a table do to it: the columns
+// they add or change, and the columns they drop (id -> "path:line").
+type altered struct {
+	added   []fact.Node
+	dropped map[string]string
+}
+
+// alteredColumns reads the via=alter contains edges the link step draws from
+// a table to the columns other SQL files add, change or drop
+// (resolve/domain.go mergeAlterations). A changed column is listed again
+// from the altering file, and the definition it replaces is dropped there.
+func (s *Service) alteredColumns(ctx context.Context, snap *snapshot, table string) (altered, error) {
+	out := altered{dropped: map[string]string{}}
+	es, err := snap.graph.EdgesFrom(ctx, table, []fact.EdgeKind{fact.Contains})
+	if err != nil {
+		return out, storeError(err)
+	}
+	var ids []string
+	for _, e := range es {
+		if e.Props["via"] != "alter" {
+			continue
+		}
+		if e.Props["op"] == "drop" {
+			out.dropped[e.To] = e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine)
+			continue
+		}
+		ids = append(ids, e.To)
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	nodes, err := snap.graph.NodesByID(ctx, ids)
+	if err != nil {
+		return out, storeError(err)
+	}
+	for _, id := range ids {
+		if n, ok := nodes[id]; ok {
+			out.added = append(out.added, n)
+		}
+	}
+	return out, nil
 }
 
 // DomainStatus is the status section about SQL and schema sources: SQL
