@@ -103,7 +103,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	if mode != "lexical" && !snap.info.Capability.Vectors {
 		res.Fallback = mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
 	}
-	hits, err := s.lexical(ctx, snap, args, match)
+	hits, err := s.lexical(ctx, snap, args, match, offset+limit)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +128,40 @@ func vectorReason(snap *snapshot) string {
 	return "no embedding model configured"
 }
 
-func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, match string) ([]Hit, error) {
+// lexical ranks symbol and text matches. It runs the strict query first
+// (every word must match) and adds the loose one's hits (any term) only when
+// the strict one finds fewer than the page needs: a precise question gets a
+// precise answer fast, a vague one still gets something.
+func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, loose string, need int) ([]Hit, error) {
+	hits, err := s.lexicalMatch(ctx, snap, args, lexvec.StrictQuery(args.Query))
+	if err != nil || len(hits) >= need {
+		return hits, err
+	}
+	more, err := s.lexicalMatch(ctx, snap, args, loose)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		seen[h.ID] = true
+	}
+	for _, h := range more {
+		if !seen[h.ID] {
+			hits = append(hits, h)
+		}
+	}
+	sortHits(hits)
+	return hits, nil
+}
+
+func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchArgs, match string) ([]Hit, error) {
 	query := strings.ToLower(strings.TrimSpace(args.Query))
 	wantText := args.Kind == "" || isTextKind(args.Kind)
 	wantSym := args.Kind == "" || !isTextKind(args.Kind)
 	var hits []Hit
+	if match == "" {
+		return hits, nil
+	}
 	if wantSym {
 		sh, err := snap.lex.SearchSymbols(ctx, match, candidates)
 		if err != nil {
@@ -172,6 +201,12 @@ func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, 
 				Path: h.Path, Line: h.StartLine, EndLine: h.EndLine, Score: score(-h.BM25, textBoost(h.Kind), 1)})
 		}
 	}
+	sortHits(hits)
+	return hits, nil
+}
+
+// sortHits orders hits best first, ties by place and id, so answers are stable.
+func sortHits(hits []Hit) {
 	sort.SliceStable(hits, func(i, j int) bool {
 		a, b := hits[i], hits[j]
 		if a.Score.Total != b.Score.Total {
@@ -185,7 +220,6 @@ func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, 
 		}
 		return a.ID < b.ID
 	})
-	return hits, nil
 }
 
 func isTextKind(k string) bool {

@@ -25,6 +25,45 @@ func MatchQuery(text string) string {
 	return strings.Join(parts, " OR ")
 }
 
+// StrictQuery turns free text into an FTS5 query that every query word must
+// match, either as the whole identifier or as all of its camelCase and
+// snake_case parts: "findByEmail user" gives
+// ("findbyemail" OR ("find" AND "by" AND "email")) AND "user". Common parts
+// such as "get" or "id" then narrow a search instead of widening it. It
+// returns "" when the text holds no word.
+func StrictQuery(text string) string {
+	seen := map[string]bool{}
+	var groups []string
+	quote := func(t string) string { return `"` + strings.ReplaceAll(t, `"`, `""`) + `"` }
+	for i := 0; i < len(text); {
+		if !wordAt(text, i) {
+			_, size := nextRune(text, i)
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) && wordAt(text, j) {
+			_, size := nextRune(text, j)
+			j += size
+		}
+		seg := text[i:j]
+		i = j
+		group := quote(strings.ToLower(seg))
+		if parts := splitIdent(seg); len(parts) > 1 {
+			qs := make([]string, len(parts))
+			for k, p := range parts {
+				qs[k] = quote(p)
+			}
+			group = "(" + group + " OR (" + strings.Join(qs, " AND ") + "))"
+		}
+		if !seen[group] {
+			seen[group] = true
+			groups = append(groups, group)
+		}
+	}
+	return strings.Join(groups, " AND ")
+}
+
 // SymbolHit is one symbol_fts match; BM25 is SQLite's score (lower is better).
 type SymbolHit struct {
 	ID   string

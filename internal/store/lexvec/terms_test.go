@@ -103,3 +103,16 @@ func BenchmarkTerms(b *testing.B) {
 		Terms(text)
 	}
 }
+
+func TestStrictQuery(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"findByEmail user", `("findbyemail" OR ("find" AND "by" AND "email")) AND "user"`},
+		{"Shop\\Cart::add", `"shop" AND "cart" AND "add"`},
+		{"wp_insert_post wp_insert_post", `("wp_insert_post" OR ("wp" AND "insert" AND "post"))`},
+		{"  ::  ", ""},
+	} {
+		if got := StrictQuery(c.in); got != c.want {
+			t.Errorf("StrictQuery(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
