@@ -6,13 +6,8 @@
 package mcpserver
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ragraf/ragraf/internal/facade"
@@ -30,60 +25,18 @@ Example: {"path": "src/Cart.php", "kind": "note", "note": "pricing rules being r
 Example: {"entry_id": "d-1a2b3c4d5e6f7a8b", "note": "intended refactoring"} -> result.entry.acks [{"note": "intended refactoring", ...}].`},
 }
 
-// AddDriftTools registers the ledger tools on srv.
+// AddDriftTools registers the ledger tools on srv. Only `drift` is
+// read-only; the others append to the ledger (never change or delete).
 func AddDriftTools(srv *mcp.Server, svc *facade.Service, log *slog.Logger) error {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	descs := map[string]tool{}
 	for _, t := range driftTools {
 		descs[t.op] = t
 	}
 	for _, o := range facade.DriftOps() {
-		t := descs[o.Name]
-		in, err := jsonschema.ForType(o.Args, schemaOptions())
-		if err != nil {
-			return fmt.Errorf("input schema of %s: %w", o.Name, err)
+		ann := &mcp.ToolAnnotations{ReadOnlyHint: o.Name == "drift", DestructiveHint: new(false), OpenWorldHint: new(false), IdempotentHint: o.Name != "drift_ack"}
+		if err := addTool(srv, svc, o, descs[o.Name], ann, log); err != nil {
+			return err
 		}
-		out, err := outputSchema(o.Result)
-		if err != nil {
-			return fmt.Errorf("output schema of %s: %w", o.Name, err)
-		}
-		readOnly := o.Name == "drift"
-		srv.AddTool(&mcp.Tool{
-			Name: Prefix + o.Name, Title: t.title, Description: t.description,
-			InputSchema: in, OutputSchema: out,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: readOnly, DestructiveHint: new(false), OpenWorldHint: new(false), IdempotentHint: o.Name != "drift_ack"},
-		}, driftHandler(svc, o.Name, log))
 	}
 	return nil
-}
-
-// driftHandler runs one ledger operation; a panic becomes an error for this
-// call only.
-func driftHandler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				log.Error("panic in tool call", "op", op, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				res, err = errorResult(&facade.Error{Code: facade.ErrInternal, Message: fmt.Sprintf("internal error in %s: %v", op, r)}), nil
-			}
-		}()
-		var args json.RawMessage
-		if req.Params != nil {
-			args = req.Params.Arguments
-		}
-		env, cerr := svc.CallDrift(ctx, op, args)
-		if cerr != nil {
-			return errorResult(facade.AsError(cerr)), nil
-		}
-		b, merr := facade.EncodeJSON(env)
-		if merr != nil {
-			return errorResult(facade.AsError(merr)), nil
-		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
-			StructuredContent: json.RawMessage(b),
-		}, nil
-	}
 }

@@ -66,24 +66,33 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 		if !ok {
 			continue
 		}
-		in, err := jsonschema.ForType(o.Args, schemaOptions())
-		if err != nil {
-			return nil, fmt.Errorf("input schema of %s: %w", o.Name, err)
+		ann := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false), IdempotentHint: true}
+		if err := addTool(srv, svc, o, t, ann, opts.Logger); err != nil {
+			return nil, err
 		}
-		out, err := outputSchema(o.Result)
-		if err != nil {
-			return nil, fmt.Errorf("output schema of %s: %w", o.Name, err)
-		}
-		srv.AddTool(&mcp.Tool{
-			Name: Prefix + o.Name, Title: t.title, Description: t.description,
-			InputSchema: in, OutputSchema: out,
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false), IdempotentHint: true},
-		}, handler(svc, o.Name, opts.Logger))
 	}
 	if err := AddDriftTools(srv, svc, opts.Logger); err != nil {
 		return nil, err
 	}
 	return srv, nil
+}
+
+// addTool registers operation o as the tool ragraf_<op>, with schemas derived
+// from its Go types and t's title and description.
+func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp.ToolAnnotations, log *slog.Logger) error {
+	in, err := jsonschema.ForType(o.Args, schemaOptions())
+	if err != nil {
+		return fmt.Errorf("input schema of %s: %w", o.Name, err)
+	}
+	out, err := outputSchema(o.Result)
+	if err != nil {
+		return fmt.Errorf("output schema of %s: %w", o.Name, err)
+	}
+	srv.AddTool(&mcp.Tool{
+		Name: Prefix + o.Name, Title: t.title, Description: t.description,
+		InputSchema: in, OutputSchema: out, Annotations: ann,
+	}, handler(svc, o.Name, log))
+	return nil
 }
 
 // outputSchema is the envelope's schema with result typed as the operation's.
