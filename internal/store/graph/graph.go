@@ -49,21 +49,8 @@ type Writer struct {
 
 // Create makes a new graph.sqlite at path, which must not exist.
 func Create(ctx context.Context, path string) (*Writer, error) {
-	db, err := sqlitedb.OpenBuild(path)
+	db, tx, err := sqlitedb.Create(ctx, path, schemaSQL, SchemaVersion)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("creating graph schema in %q: %w", path, err)
-	}
-	if err := sqlitedb.SetVersion(ctx, db, SchemaVersion); err != nil {
-		db.Close()
-		return nil, err
-	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	return &Writer{db: db, tx: tx, path: path}, nil

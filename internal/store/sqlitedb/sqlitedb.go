@@ -101,3 +101,26 @@ func LibraryVersion(ctx context.Context) (string, error) {
 	err = db.QueryRowContext(ctx, "SELECT sqlite_version()").Scan(&v)
 	return v, err
 }
+
+// Create makes a new store file at path with schema and version, and opens
+// the transaction its bulk writes go into.
+func Create(ctx context.Context, path, schema string, version int) (*sql.DB, *sql.Tx, error) {
+	db, err := OpenBuild(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("creating schema in %q: %w", path, err)
+	}
+	if err := SetVersion(ctx, db, version); err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return db, tx, nil
+}
