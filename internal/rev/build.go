@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -436,7 +435,7 @@ func writeGraph(ctx context.Context, gw *graph.Writer, gc graph.Content) error {
 // dedupEdges drops edges with a repeated id (the same relation seen twice at
 // the same place), keeping the first, and returns them sorted by id.
 func dedupEdges(edges []fact.Edge) []fact.Edge {
-	sort.SliceStable(edges, func(i, j int) bool { return edges[i].ID < edges[j].ID })
+	slices.SortStableFunc(edges, func(a, b fact.Edge) int { return strings.Compare(a.ID, b.ID) })
 	out := edges[:0]
 	for _, e := range edges {
 		if len(out) > 0 && out[len(out)-1].ID == e.ID {
@@ -450,7 +449,7 @@ func dedupEdges(edges []fact.Edge) []fact.Edge {
 // dedupUnresolved drops unresolved references with a repeated id (one use
 // reported by two resolution passes), keeping the first, sorted by id.
 func dedupUnresolved(us []fact.Unresolved) []fact.Unresolved {
-	sort.SliceStable(us, func(i, j int) bool { return us[i].ID < us[j].ID })
+	slices.SortStableFunc(us, func(a, b fact.Unresolved) int { return strings.Compare(a.ID, b.ID) })
 	out := us[:0]
 	for _, u := range us {
 		if len(out) > 0 && out[len(out)-1].ID == u.ID {
