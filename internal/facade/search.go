@@ -58,8 +58,9 @@ type SearchResult struct {
 	Hits     []Hit  `json:"hits"`
 }
 
-// candidates bounds how many FTS matches of each table are ranked; filters
-// apply to these.
+// candidates bounds how many FTS matches of each table are ranked when a
+// kind or path filter may drop many of them (filters apply to these); without
+// filters, pool asks for fewer. limits.total counts the ranked matches.
 const candidates = 1000
 
 var textKinds = []string{"docblock", "comment", "doc_section"}
@@ -163,7 +164,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 		return hits, nil
 	}
 	if wantSym {
-		sh, err := snap.lex.SearchSymbols(ctx, match, candidates)
+		sh, err := snap.lex.SearchSymbols(ctx, match, pool(args))
 		if err != nil {
 			return nil, storeError(err)
 		}
@@ -189,7 +190,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 		}
 	}
 	if wantText {
-		ch, err := snap.lex.SearchChunks(ctx, match, candidates)
+		ch, err := snap.lex.SearchChunks(ctx, match, pool(args))
 		if err != nil {
 			return nil, storeError(err)
 		}
@@ -220,6 +221,17 @@ func sortHits(hits []Hit) {
 		}
 		return a.ID < b.ID
 	})
+}
+
+// pool is how many best FTS matches of each table to rank: without filters,
+// four pages' worth (at least 200) is plenty to order the page asked for,
+// since the kind boosts reorder matches only within a factor of a few.
+func pool(args SearchArgs) int {
+	if args.Kind != "" || args.PathGlob != "" {
+		return candidates
+	}
+	limit, offset, _ := args.page("search")
+	return min(candidates, max(200, 4*(offset+limit)))
 }
 
 func isTextKind(k string) bool {
