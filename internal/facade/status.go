@@ -6,6 +6,7 @@ package facade
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/ragraf/ragraf/internal/store/control"
 )
@@ -192,14 +193,14 @@ func splitKey(k string) (string, string) {
 	return k, ""
 }
 
-// reasonClass groups skip reasons: "oversize (3 MB > 2 MB)" -> "oversize".
+// reasonClass groups skip reasons by what precedes their detail:
+// "oversize (3 MB > 2 MB)" -> "oversize", "language not indexed: js" ->
+// "language not indexed".
 func reasonClass(r string) string {
-	for i, c := range r {
-		if c == ' ' || c == ':' || c == '(' {
-			return r[:i]
-		}
+	if i := strings.IndexAny(r, ":("); i >= 0 {
+		r = r[:i]
 	}
-	return r
+	return strings.TrimSpace(r)
 }
 
 // sortedKeys returns a map's keys in order.
