@@ -12,12 +12,9 @@ import (
 	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 )
 
-// scenario is one database flavour: its setup DDL, the migration and the types
-// it reports.
+// scenario is the setup DDL and the migration every database flavour runs.
 type scenario struct {
-	driver, database string
-	setup, migrate   []string
-	idType           string
+	setup, migrate []string
 }
 
 var common = scenario{
