@@ -31,6 +31,15 @@ if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
 echo "== go vet"
 go vet ./... || exit 1
 
+echo "== staticcheck"
+SC=$(go env GOPATH)/bin/staticcheck
+[ -x "$SC" ] || (cd /tmp && GOFLAGS=-mod=mod go install honnef.co/go/tools/cmd/staticcheck@v0.8.2) >/dev/null 2>&1
+if [ -x "$SC" ]; then
+  "$SC" ./... || exit 1
+else
+  echo "warning: staticcheck could not be installed; skipped"
+fi
+
 echo "== go test"
 status=0
 go test -timeout 40m -count=1 ./... || status=$?
