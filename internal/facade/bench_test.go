@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/rev"
@@ -43,16 +41,19 @@ func BenchmarkGenerated(b *testing.B) {
 	}
 }
 
-// BenchmarkPhpMyAdmin indexes ~/.cache/ragraf-corpora/phpmyadmin once and
-// runs each operation on varied real names.
-func BenchmarkPhpMyAdmin(b *testing.B) {
+// BenchmarkPhpMyAdmin and BenchmarkWordPress run each operation on varied
+// real names of a corpus from ../shared/corpora/get.sh, indexed once.
+func BenchmarkPhpMyAdmin(b *testing.B) { benchCorpus(b, "phpmyadmin") }
+
+func BenchmarkWordPress(b *testing.B) { benchCorpus(b, "wordpress") }
+
+func benchCorpus(b *testing.B, corpus string) {
 	home, _ := os.UserHomeDir()
-	src := filepath.Join(home, ".cache", "ragraf-corpora", "phpmyadmin")
-	if _, err := os.Stat(src); err != nil {
-		b.Skip("no phpmyadmin corpus")
+	root := filepath.Join(home, ".cache", "ragraf-corpora", corpus)
+	if _, err := os.Stat(root); err != nil {
+		b.Skip("no " + corpus + " corpus")
 	}
 	ctx := context.Background()
-	root := src
 	if _, err := os.Stat(rev.Layout{Root: root}.Current()); err != nil {
 		if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
 			b.Fatal(err)
@@ -63,33 +64,14 @@ func BenchmarkPhpMyAdmin(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	env, err := s.Call(ctx, "symbol", []byte(`{"name":"get","limit":200}`))
+	reqs, err := CorpusRequests(ctx, s)
 	if err != nil {
-		b.Fatal(err)
+		b.Skip(err)
 	}
-	syms := env.Result.(SymbolResult).Symbols
-	if len(syms) == 0 {
-		b.Skip("no symbols named get")
-	}
-	reqs := []struct{ op, args string }{
-		{"symbol", `{"name":%q}`}, {"references", `{"id":%q}`}, {"callers", `{"id":%q,"depth":1}`},
-		{"impact", `{"id":%q,"depth":3}`}, {"search", `{"query":%q}`}, {"repo_map", `{"budget_tokens":2000}`},
-	}
-	for _, r := range reqs {
-		b.Run(r.op, func(b *testing.B) {
+	for _, op := range BenchOps {
+		b.Run(op, func(b *testing.B) {
 			percentiles(b, func(i int) {
-				sym := syms[i%len(syms)]
-				args := r.args
-				switch r.op {
-				case "symbol":
-					args = fmt.Sprintf(r.args, sym.Container)
-				case "search":
-					args = fmt.Sprintf(r.args, lastName(sym.Container)+" get")
-				case "repo_map":
-				default:
-					args = fmt.Sprintf(r.args, sym.ID)
-				}
-				if _, err := s.Call(ctx, r.op, []byte(args)); err != nil {
+				if _, err := s.Call(ctx, op, []byte(reqs[op][i%len(reqs[op])])); err != nil {
 					b.Fatal(err)
 				}
 			})
@@ -99,17 +81,4 @@ func BenchmarkPhpMyAdmin(b *testing.B) {
 
 // percentiles runs call once per iteration and reports the p50 and p95 of
 // the calls' times beside the mean (NFR-4 budgets are p95).
-func percentiles(b *testing.B, call func(i int)) {
-	var times []time.Duration
-	for i := 0; b.Loop(); i++ {
-		start := time.Now()
-		call(i)
-		times = append(times, time.Since(start))
-	}
-	slices.Sort(times)
-	at := func(q float64) float64 {
-		return float64(times[min(len(times)-1, int(q*float64(len(times))))].Microseconds()) / 1000
-	}
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.95), "p95-ms")
-}
+func percentiles(b *testing.B, call func(i int)) { Percentiles(b, call) }
