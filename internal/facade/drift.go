@@ -144,7 +144,6 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	all, err := ctl.Entries(ctx, control.Filter{Revision: snap.name, Path: args.Path, Kind: args.Kind, Unacked: args.Unacked})
 	if err != nil {
 		return nil, storeError(err)
@@ -203,7 +202,6 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	added, err := s.record(ctx, ctl, snap, args.Method, ds)
 	if err != nil {
 		return nil, err
@@ -256,7 +254,6 @@ func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envel
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	d := drift.Delta{Kind: args.Kind, Path: p, Lines: [][2]int{}, Nodes: []string{}, Note: args.Note,
 		DedupKey: drift.ManualKey(snap.name, args.Kind, p, args.Note)}
 	added, err := s.record(ctx, ctl, snap, drift.MethodManual, []drift.Delta{d})
@@ -287,7 +284,6 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	if _, err := ctl.AppendAck(ctx, args.EntryID, args.Note, time.Now()); err != nil {
 		if errors.Is(err, control.ErrUnknownEntry) {
 			return nil, &Error{Code: ErrUnknownID, Message: fmt.Sprintf("no drift entry %q; list entries with the drift operation", args.EntryID)}

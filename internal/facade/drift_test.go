@@ -121,7 +121,6 @@ func TestFT28_StaleWarnings(t *testing.T) {
 		t.Errorf("chain mark = %+v", m)
 	}
 	ctl, _ := s.control(ctx)
-	defer ctl.Close()
 	edges, _ := ctl.StaleEdges(ctx, snap.name)
 	if len(edges) == 0 {
 		t.Error("no stale_edge recorded for the changed method")

@@ -33,6 +33,10 @@ type Service struct {
 
 	mu  sync.Mutex
 	cur *snapshot // the revision new calls use
+
+	ctlMu   sync.Mutex
+	ctl     *control.Store // control.sqlite, opened once and shared by calls
+	ctlFile os.FileInfo    // the file ctl has open, to notice a replaced one
 }
 
 // snapshot is one open revision; calls hold it for their whole duration.
@@ -67,6 +71,12 @@ func (s *Service) Close() error {
 	if s.cur != nil {
 		s.cur.close()
 		s.cur = nil
+	}
+	s.ctlMu.Lock()
+	defer s.ctlMu.Unlock()
+	if s.ctl != nil {
+		s.ctl.Close()
+		s.ctl = nil
 	}
 	return nil
 }
@@ -128,11 +138,30 @@ func (s *snapshot) close() {
 	}
 }
 
-// control opens control.sqlite for the duration of one call.
+// control returns control.sqlite, opened on first use and shared by all calls
+// (it is safe for concurrent use); callers must not close it. A stat per call
+// notices when the file was replaced (`ragraf drop` and a new index) and
+// opens the new one.
 func (s *Service) control(ctx context.Context) (*control.Store, error) {
-	c, err := control.Open(ctx, s.layout.Control())
+	s.ctlMu.Lock()
+	defer s.ctlMu.Unlock()
+	path := s.layout.Control()
+	if s.ctl != nil {
+		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, s.ctlFile) {
+			return s.ctl, nil
+		}
+		s.ctl.Close() // in-flight statements finish first
+		s.ctl = nil
+	}
+	c, err := control.Open(ctx, path)
 	if err != nil {
 		return nil, storeError(err)
 	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		c.Close()
+		return nil, storeError(err)
+	}
+	s.ctl, s.ctlFile = c, fi
 	return c, nil
 }

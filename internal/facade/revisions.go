@@ -48,7 +48,6 @@ func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope,
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	revs, err := ctl.Revs(ctx)
 	if err != nil {
 		return nil, storeError(err)

@@ -174,7 +174,6 @@ func (s *Service) staleView(ctx context.Context, snap *snapshot, paths []string)
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	return s.checkPaths(ctx, ctl, snap, paths)
 }
 
@@ -261,7 +260,6 @@ func (s *Service) stale(ctx context.Context, env *Envelope, snap *snapshot, path
 	if err != nil {
 		return err
 	}
-	defer ctl.Close()
 	v, err := s.checkPaths(ctx, ctl, snap, paths)
 	if err != nil {
 		return err

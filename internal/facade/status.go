@@ -170,7 +170,6 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	defer ctl.Close()
 	if res.History, err = ctl.Revs(ctx); err != nil {
 		return nil, storeError(err)
 	}
