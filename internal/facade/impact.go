@@ -8,6 +8,7 @@ package facade
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,8 +37,10 @@ type reached struct {
 // closure walks edges of kinds backwards (from dst to src) from start, up to
 // depth levels, and returns each node reached once, at its shallowest depth,
 // with the first chain found in edge order. stated limits the walk to stated
-// edges. Start nodes are never returned.
-func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, stated bool) ([]reached, error) {
+// edges. Start nodes are never returned. cache holds the incoming edges of
+// nodes already fetched, in the store's order, and is filled as the walk goes,
+// so a second walk over the same region reads nothing.
+func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, stated bool, cache map[string][]fact.Edge) ([]reached, error) {
 	seen := map[string]bool{}
 	for _, id := range start {
 		seen[id] = true
@@ -47,23 +50,39 @@ func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, k
 	sort.Strings(frontier)
 	var out []reached
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		edges, err := snap.graph.EdgesToAny(ctx, frontier, kinds)
-		if err != nil {
-			return nil, storeError(err)
+		var missing []string
+		for _, id := range frontier {
+			if _, ok := cache[id]; !ok {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			edges, err := snap.graph.EdgesToAny(ctx, missing, kinds)
+			if err != nil {
+				return nil, storeError(err)
+			}
+			for _, id := range missing {
+				cache[id] = nil // fetched, maybe with no edge
+			}
+			for _, e := range edges {
+				cache[e.To] = append(cache[e.To], e)
+			}
 		}
 		var next []string
-		for _, e := range edges {
-			if stated && e.Provenance != fact.Stated {
-				continue
+		for _, to := range frontier {
+			for _, e := range cache[to] {
+				if stated && e.Provenance != fact.Stated {
+					continue
+				}
+				if seen[e.From] {
+					continue
+				}
+				seen[e.From] = true
+				chain := append([]fact.Edge{e}, chains[e.To]...)
+				chains[e.From] = chain
+				out = append(out, reached{id: e.From, depth: d, chain: chain})
+				next = append(next, e.From)
 			}
-			if seen[e.From] {
-				continue
-			}
-			seen[e.From] = true
-			chain := append([]fact.Edge{e}, chains[e.To]...)
-			chains[e.From] = chain
-			out = append(out, reached{id: e.From, depth: d, chain: chain})
-			next = append(next, e.From)
 		}
 		sort.Strings(next)
 		frontier = next
@@ -71,18 +90,23 @@ func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, k
 	return out, nil
 }
 
-// hardSoft runs closure twice: over stated edges (hard) and over all edges,
-// keeping in soft only what hard lacks.
+// hardSoft walks over all edges first, then over stated edges from the
+// edges that walk fetched (every node the stated walk expands was expanded by
+// the first one, at the same depth or shallower), keeping in soft only what
+// hard lacks.
 func (s *Service) hardSoft(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, wantSoft bool) (hard, soft []reached, err error) {
-	if hard, err = s.closure(ctx, snap, start, kinds, depth, true); err != nil {
+	cache := map[string][]fact.Edge{}
+	var all []reached
+	if wantSoft {
+		if all, err = s.closure(ctx, snap, start, kinds, depth, false, cache); err != nil {
+			return nil, nil, err
+		}
+	}
+	if hard, err = s.closure(ctx, snap, start, kinds, depth, true, cache); err != nil {
 		return nil, nil, err
 	}
 	if !wantSoft {
 		return hard, nil, nil
-	}
-	all, err := s.closure(ctx, snap, start, kinds, depth, false)
-	if err != nil {
-		return nil, nil, err
 	}
 	inHard := map[string]bool{}
 	for _, r := range hard {
@@ -197,22 +221,40 @@ func (s *Service) attach(ctx context.Context, snap *snapshot, from []origin, kin
 	seenHard, seenSoft := map[string]bool{}, map[string]bool{}
 	asked := map[string]bool{}
 	for len(from) > 0 {
+		// one query for the whole level; each origin's edges keep the order
+		// a query for it alone would give
+		var ids []string
+		for _, o := range from {
+			if !asked[o.id] {
+				ids = append(ids, o.id)
+			}
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		var fetched []fact.Edge
+		if forward {
+			fetched, err = snap.graph.EdgesFromAny(ctx, ids, kinds)
+		} else {
+			fetched, err = snap.graph.EdgesToAny(ctx, ids, kinds)
+		}
+		if err != nil {
+			return nil, nil, storeError(err)
+		}
+		byEnd := map[string][]fact.Edge{}
+		for _, e := range fetched {
+			end := e.To
+			if forward {
+				end = e.From
+			}
+			byEnd[end] = append(byEnd[end], e)
+		}
 		var next []origin
 		for _, o := range from { // shallowest first
 			if asked[o.id] {
 				continue
 			}
 			asked[o.id] = true
-			var es []fact.Edge
-			if forward {
-				es, err = snap.graph.EdgesFrom(ctx, o.id, kinds)
-			} else {
-				es, err = snap.graph.EdgesToAny(ctx, []string{o.id}, kinds)
-			}
-			if err != nil {
-				return nil, nil, storeError(err)
-			}
-			for _, e := range es {
+			for _, e := range byEnd[o.id] {
 				to := e.To
 				if !forward {
 					to = e.From

@@ -64,7 +64,7 @@ func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs)
 		return s.done(ctx, env, snap, nil)
 	}
 	res.Target = t
-	rs, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, false)
+	rs, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, false, map[string][]fact.Edge{})
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,10 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -84,6 +86,33 @@ func (s *Store) EdgesFrom(ctx context.Context, src string, kinds []fact.EdgeKind
 	args := append([]any{src}, kindArgs(kinds)...)
 	return s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE src = ? AND kind IN (`+placeholders(len(kinds))+`)
 		ORDER BY evidence_path, evidence_line, kind, id`, args...)
+}
+
+// EdgesFromAny returns the edges of the given kinds leaving any of srcs,
+// ordered by source and then as EdgesFrom orders them. It asks once per kind:
+// with two IN lists SQLite searches edge_src on src alone and filters every
+// edge of every source; with one it searches on (src, kind), ~30x faster.
+func (s *Store) EdgesFromAny(ctx context.Context, srcs []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	var out []fact.Edge
+	for i := 0; i < len(srcs); i += batch {
+		part := srcs[i:min(i+batch, len(srcs))]
+		args := make([]any, 0, len(part)+1)
+		for _, id := range part {
+			args = append(args, id)
+		}
+		for _, k := range kinds {
+			es, err := s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE src IN (`+placeholders(len(part))+`) AND kind = ?`, append(args, string(k))...)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, es...)
+		}
+	}
+	slices.SortFunc(out, func(a, b fact.Edge) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.EvidencePath, b.EvidencePath),
+			cmp.Compare(a.EvidenceLine, b.EvidenceLine), strings.Compare(string(a.Kind), string(b.Kind)), strings.Compare(a.ID, b.ID))
+	})
+	return out, nil
 }
 
 // batch is how many ids one IN list holds; SQLite allows 32766 variables.
