@@ -129,13 +129,19 @@ func vectorReason(snap *snapshot) string {
 	return "no embedding model configured"
 }
 
+// strictEnough is how many strict hits make the loose query unnecessary even
+// when the page asks for more: a handful of hits that contain every word
+// answer better than a page filled with hits that contain one.
+const strictEnough = 5
+
 // lexical ranks symbol and text matches. It runs the strict query first
 // (every word must match) and adds the loose one's hits (any term) only when
-// the strict one finds fewer than the page needs: a precise question gets a
-// precise answer fast, a vague one still gets something.
+// the strict one finds too few (fewer than the page or strictEnough): a
+// precise question gets a precise answer fast, a vague one still gets
+// something.
 func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, loose string, need int) ([]Hit, error) {
 	hits, err := s.lexicalMatch(ctx, snap, args, lexvec.StrictQuery(args.Query))
-	if err != nil || len(hits) >= need {
+	if err != nil || len(hits) > 0 && len(hits) >= min(need, strictEnough) {
 		return hits, err
 	}
 	more, err := s.lexicalMatch(ctx, snap, args, loose)
