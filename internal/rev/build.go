@@ -292,16 +292,20 @@ func gitHead(ctx context.Context, root string) string {
 // write runs the pipeline and writes the store files into dir.
 func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	walkStart := time.Now()
+	// read the extraction cache while the tree is walked
+	cached := make(chan extractCache, 1)
+	go func() { cached <- loadCache(opts) }()
 	files, err := corpus.Walk(ctx, corpus.Options{Root: opts.Root, Config: opts.Config})
 	if err != nil {
 		return fmt.Errorf("walking %s: %w", opts.Root, err)
 	}
 	opts.Logger.Info("corpus walked", "files", len(files), "ms", time.Since(walkStart).Milliseconds())
-	results, reused, err := extractAll(ctx, opts, loadCache(opts), files)
+	results, reused, err := extractAll(ctx, opts, <-cached, files)
 	if err != nil {
 		return err
 	}
 	info.Reused = reused
+	opts.Logger.Info("extracted", "files", len(files), "reused", reused, "ms", time.Since(walkStart).Milliseconds())
 	// the next build reads the cache; write it while the stores are written
 	saved := make(chan error, 1)
 	go func() { saved <- saveCache(opts, results) }()
@@ -332,6 +336,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	edges = dedupEdges(append(edges, resolved.Edges...))
 	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)
+	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())
 
 	info.CorpusHash = corpusHash(rows)
 	info.Files = map[string]int{}
@@ -433,14 +438,16 @@ func writeGraph(ctx context.Context, gw *graph.Writer, gc graph.Content) error {
 }
 
 // dedupEdges drops edges with a repeated id (the same relation seen twice at
-// the same place), keeping the first, and returns them sorted by id.
+// the same place), keeping the first. The order stays the input's, which is
+// deterministic; writers sort by id themselves.
 func dedupEdges(edges []fact.Edge) []fact.Edge {
-	slices.SortStableFunc(edges, func(a, b fact.Edge) int { return strings.Compare(a.ID, b.ID) })
+	seen := make(map[string]struct{}, len(edges))
 	out := edges[:0]
 	for _, e := range edges {
-		if len(out) > 0 && out[len(out)-1].ID == e.ID {
+		if _, ok := seen[e.ID]; ok {
 			continue
 		}
+		seen[e.ID] = struct{}{}
 		out = append(out, e)
 	}
 	return out

@@ -396,7 +396,7 @@ func TestFT34_RotationKeepsHistory(t *testing.T) {
 // TestDedup: repeated edges and unresolved references (same id) are written once.
 func TestDedup(t *testing.T) {
 	e := []fact.Edge{{ID: "b"}, {ID: "a", Kind: "calls"}, {ID: "b"}, {ID: "a", Kind: "references"}}
-	if got := dedupEdges(e); len(got) != 2 || got[0].ID != "a" || got[0].Kind != "calls" || got[1].ID != "b" {
+	if got := dedupEdges(e); len(got) != 2 || got[0].ID != "b" || got[1].ID != "a" || got[1].Kind != "calls" {
 		t.Errorf("dedupEdges = %+v", got)
 	}
 	u := []fact.Unresolved{{ID: "y"}, {ID: "x", Reason: "first"}, {ID: "x", Reason: "second"}}
