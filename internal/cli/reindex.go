@@ -64,14 +64,25 @@ func reindexRun(cmd *cobra.Command, opts *reindexOptions) error {
 	}
 	defer svc.Close()
 	start := time.Now()
-	// record every change in the ledger first, so the archive is complete
-	env, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"})
-	if err != nil {
-		return printError(opts.IO, err)
+	// record every change in the ledger before the next revision is
+	// published, so the archive is complete; with --commit the detection runs
+	// while the next revision is built
+	type detected struct {
+		env *facade.Envelope
+		err error
+		ms  int64
 	}
-	det := env.Result.(facade.DriftDetectResult)
-	detectMS := time.Since(start).Milliseconds()
+	done := make(chan detected, 1)
+	go func() {
+		env, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"})
+		done <- detected{env, err, time.Since(start).Milliseconds()}
+	}()
 	if !opts.Commit {
+		d := <-done
+		if d.err != nil {
+			return printError(opts.IO, d.err)
+		}
+		env, det := d.env, d.env.Result.(facade.DriftDetectResult)
 		if opts.JSON {
 			b, err := facade.EncodeJSON(env)
 			if err != nil {
@@ -92,13 +103,25 @@ func reindexRun(cmd *cobra.Command, opts *reindexOptions) error {
 		fmt.Fprintln(opts.IO.Out, "Run `ragraf reindex --commit` to build the next revision.")
 		return nil
 	}
-	svc.Close() // the build needs no reader; a long-lived one would keep the old revision open
+	var d detected
+	waited := false
+	wait := func() error {
+		if !waited {
+			d, waited = <-done, true
+			svc.Close() // the old revision's readers are done
+		}
+		return d.err
+	}
 	buildStart := time.Now()
-	info, err := rev.Reindex(ctx, rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log})
+	info, err := rev.Reindex(ctx, rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log, BeforePublish: wait})
+	if werr := wait(); werr != nil {
+		return printError(opts.IO, werr)
+	}
 	if err != nil {
 		log.Error("reindex failed", "err", err.Error())
 		return err
 	}
+	det, detectMS := d.env.Result.(facade.DriftDetectResult), d.ms
 	sum := reindexSummary{Info: info, Detected: det.Found, DetectMS: detectMS,
 		BuildMS: time.Since(buildStart).Milliseconds(), ElapsedMS: time.Since(start).Milliseconds(),
 		Report: filepath.ToSlash(filepath.Join(rev.Dir, "archive", rev.ReportName(info.ParentRev, info.Rev)+".md"))}

@@ -48,6 +48,11 @@ type Options struct {
 	Logger   *slog.Logger
 	// Now gives the time recorded in rev.json and rev_history; tests fix it.
 	Now func() time.Time
+	// BeforePublish, when set, runs once the new revision is written and
+	// before it is published; an error abandons the build. reindex runs the
+	// drift detection of the parent revision meanwhile and waits for it here,
+	// so the ledger is complete before the archive.
+	BeforePublish func() error
 	// Full writes the stores from scratch even when the parent revision's
 	// could be updated (incremental.go); tests compare the two.
 	Full bool

@@ -66,6 +66,11 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	opts.Hook("written")
+	if opts.BeforePublish != nil {
+		if err := opts.BeforePublish(); err != nil {
+			return Info{}, err
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return Info{}, err
 	}
