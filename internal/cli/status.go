@@ -4,7 +4,8 @@ package cli
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,14 +64,14 @@ func renderStatus(io IO, r facade.StatusResult) {
 		fmt.Fprintf(w, "  %s %d", s, r.Files.ByStatus[s])
 	}
 	fmt.Fprintln(w)
-	langs := keys(r.Files.ByLanguage)
+	langs := slices.Sorted(maps.Keys(r.Files.ByLanguage))
 	for _, l := range langs {
 		m := r.Files.ByLanguage[l]
 		fmt.Fprintf(w, "  %-10s parsed %-6d partial %-5d failed %-5d skipped %d\n", l, m["parsed"], m["partial"], m["failed"], m["skipped"])
 	}
 	if len(r.Files.Reasons) > 0 {
 		var parts []string
-		for _, k := range keys(r.Files.Reasons) {
+		for _, k := range slices.Sorted(maps.Keys(r.Files.Reasons)) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, r.Files.Reasons[k]))
 		}
 		fmt.Fprintf(w, "  skipped because: %s\n", strings.Join(parts, ", "))
@@ -82,25 +83,25 @@ func renderStatus(io IO, r facade.StatusResult) {
 		fmt.Fprintf(w, "  failed  %s: %s\n", f.Path, f.Reason)
 	}
 	fmt.Fprintf(w, "\nnodes:")
-	for _, k := range keys(r.Nodes) {
+	for _, k := range slices.Sorted(maps.Keys(r.Nodes)) {
 		fmt.Fprintf(w, "  %s %d", k, r.Nodes[k])
 	}
 	fmt.Fprintf(w, "\nedges:")
-	for _, k := range keys(r.Edges) {
-		for _, p := range keys(r.Edges[k]) {
+	for _, k := range slices.Sorted(maps.Keys(r.Edges)) {
+		for _, p := range slices.Sorted(maps.Keys(r.Edges[k])) {
 			fmt.Fprintf(w, "  %s/%s %d", k, p, r.Edges[k][p])
 		}
 	}
 	fmt.Fprintln(w)
 	if len(r.Unresolved) > 0 {
 		fmt.Fprintf(w, "unresolved references:")
-		for _, k := range keys(r.Unresolved) {
+		for _, k := range slices.Sorted(maps.Keys(r.Unresolved)) {
 			fmt.Fprintf(w, "  %s %d", k, r.Unresolved[k])
 		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "text chunks:")
-	for _, k := range keys(r.Chunks) {
+	for _, k := range slices.Sorted(maps.Keys(r.Chunks)) {
 		fmt.Fprintf(w, "  %s %d", k, r.Chunks[k])
 	}
 	fmt.Fprintf(w, "\n\nconflicts (one name declared more than once): %d\n", r.Conflicts.Total)
@@ -118,13 +119,4 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
-}
-
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -10,8 +10,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,12 +126,12 @@ func (f *fixture) publish(t testing.TB, root, name string) {
 		t.Fatal(err)
 	}
 	var rows []graph.File
-	for _, p := range sortedKeys(f.files) {
+	for _, p := range slices.Sorted(maps.Keys(f.files)) {
 		c := f.files[p]
 		rows = append(rows, graph.File{Path: p, Lang: "php", Status: "parsed", Size: int64(len(c)), Lines: strings.Count(c, "\n"), Hash: sha(c)})
 	}
 	must(t, gw.Files(ctx, rows))
-	for _, p := range sortedKeys(f.files) {
+	for _, p := range slices.Sorted(maps.Keys(f.files)) {
 		must(t, gw.Snapshot(ctx, p, []byte(f.files[p])))
 	}
 	must(t, gw.Nodes(ctx, append([]fact.Node(nil), f.nodes...)))

@@ -8,6 +8,7 @@ package facade
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -528,7 +529,7 @@ func impactFiles(items []ImpactItem) []ImpactFile {
 		f.Line = min(f.Line, it.Line)
 	}
 	out := make([]ImpactFile, 0, len(by))
-	for _, p := range sortedKeys(by) {
+	for _, p := range slices.Sorted(maps.Keys(by)) {
 		out = append(out, *by[p])
 	}
 	return out

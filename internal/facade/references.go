@@ -6,6 +6,8 @@ package facade
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
@@ -185,7 +187,7 @@ func (s *Service) symbolsOf(ctx context.Context, snap *snapshot, ids []string) (
 		return nil, storeError(err)
 	}
 	nodes := make([]fact.Node, 0, len(byID))
-	for _, id := range sortedKeys(byID) {
+	for _, id := range slices.Sorted(maps.Keys(byID)) {
 		nodes = append(nodes, byID[id])
 	}
 	syms, err := symbols(ctx, snap.graph, nodes)

@@ -6,6 +6,8 @@ package facade
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -328,7 +330,7 @@ func (s *Service) RepoMap(ctx context.Context, args RepoMapArgs) (*Envelope, err
 		for _, i := range sel {
 			byFile[g.nodes[i].Path] = append(byFile[g.nodes[i].Path], i)
 		}
-		paths := sortedKeys(byFile)
+		paths := slices.Sorted(maps.Keys(byFile))
 		sort.SliceStable(paths, func(a, b int) bool { return fileRank[paths[a]] > fileRank[paths[b]] })
 		var sb strings.Builder
 		files := make([]MapFile, 0, len(paths))

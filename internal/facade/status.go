@@ -5,7 +5,6 @@ package facade
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/store/control"
@@ -200,14 +199,4 @@ func reasonClass(r string) string {
 		r = r[:i]
 	}
 	return strings.TrimSpace(r)
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
