@@ -120,19 +120,28 @@ func (r *refWalker) callableArray(n *sitter.Node) {
 	if r.callbacks[n.StartByte()] {
 		return
 	}
+	if name, m, recv, ok := r.arrayCallable(n); ok && recv != "" {
+		r.emitN(RefMention, name, m+"()", recv, "")
+	}
+}
+
+// arrayCallable reads a two-element callable array `[$obj, 'm']`,
+// `[Foo::class, 'm']` or `['Foo', 'm']`: the node and name of the method, and
+// the receiver as a type descriptor ("" when it cannot be typed). ok is false
+// for any other array.
+func (r *refWalker) arrayCallable(n *sitter.Node) (name *sitter.Node, method, recv string, ok bool) {
 	els := r.named(n)
 	if len(els) != 2 || els[0].Kind() != "array_element_initializer" || els[1].Kind() != "array_element_initializer" {
-		return
+		return nil, "", "", false
 	}
 	a, b := r.named(els[0]), r.named(els[1])
 	if len(a) != 1 || len(b) != 1 {
-		return
+		return nil, "", "", false
 	}
 	m, ok := stringLiteral(r.text(b[0]), b[0].Kind())
 	if !ok || !validName(m) {
-		return
+		return nil, "", "", false
 	}
-	recv := ""
 	switch a[0].Kind() {
 	case "string", "encapsed_string":
 		if s, ok := stringLiteral(r.text(a[0]), a[0].Kind()); ok && validName(s) {
@@ -148,9 +157,7 @@ func (r *refWalker) callableArray(n *sitter.Node) {
 	default:
 		recv = r.exprDesc(a[0])
 	}
-	if recv != "" {
-		r.emitN(RefMention, b[0], m+"()", recv, "")
-	}
+	return b[0], m, recv, true
 }
 
 // namedFunction mentions the function named by the first argument of

@@ -858,35 +858,9 @@ func (r *refWalker) callback(args *sitter.Node, pos int) {
 			r.callbacks = map[uint]bool{}
 		}
 		r.callbacks[v.StartByte()] = true
-		els := r.named(v)
-		if len(els) != 2 {
-			return
+		if name, m, recv, ok := r.arrayCallable(v); ok {
+			r.emitN(fact.RefDynamicCall, name, m, recv, "")
 		}
-		a, b := r.named(els[0]), r.named(els[1])
-		if len(a) != 1 || len(b) != 1 {
-			return
-		}
-		m, ok := stringLiteral(r.text(b[0]), b[0].Kind())
-		if !ok || !validName(m) {
-			return
-		}
-		recv := ""
-		switch a[0].Kind() {
-		case "string", "encapsed_string":
-			if s, ok := stringLiteral(r.text(a[0]), a[0].Kind()); ok && validName(s) {
-				recv = `\` + strings.TrimPrefix(s, `\`)
-			}
-		case "class_constant_access_expression":
-			parts := r.named(a[0])
-			if len(parts) == 2 && fact.Lower(r.text(parts[1])) == "class" {
-				if fq := r.classRef(parts[0]); fq != "" {
-					recv = `\` + fq
-				}
-			}
-		default:
-			recv = r.exprDesc(a[0])
-		}
-		r.emitN(fact.RefDynamicCall, b[0], m, recv, "")
 	}
 }
 
