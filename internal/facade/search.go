@@ -144,6 +144,11 @@ func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, 
 	if err != nil || len(hits) > 0 && len(hits) >= min(need, strictEnough) {
 		return hits, err
 	}
+	if rare, err := snap.lex.LooseQuery(ctx, args.Query); err != nil {
+		return nil, storeError(err)
+	} else if rare != "" {
+		loose = rare
+	}
 	more, err := s.lexicalMatch(ctx, snap, args, loose)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
@@ -125,6 +126,9 @@ func (w *Writer) Abort() {
 type Store struct {
 	db   *sql.DB
 	path string
+
+	commonMu sync.Mutex
+	common   map[string]bool // term -> matches more than commonLimit chunks (search.go)
 }
 
 // Open opens a published lexvec.sqlite read-only and checks its schema version.

@@ -64,6 +64,59 @@ func StrictQuery(text string) string {
 	return strings.Join(groups, " AND ")
 }
 
+// commonLimit is how many chunks a term must match to count as common: a
+// loose query with such a term makes FTS5 score thousands of rows.
+const commonLimit = 500
+
+// LooseQuery is MatchQuery without the terms that match more than
+// commonLimit chunks, when at least one rarer term remains: "ftp_base get"
+// looks for "ftp_base" (and "ftp", "base"), not for every chunk that says
+// "get". Which terms are common is learned once per term and kept, since the
+// file never changes.
+func (s *Store) LooseQuery(ctx context.Context, text string) (string, error) {
+	var rare, all []string
+	seen := map[string]bool{}
+	for _, t := range strings.Fields(Terms(text)) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		q := `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+		all = append(all, q)
+		common, err := s.isCommon(ctx, t, q)
+		if err != nil {
+			return "", err
+		}
+		if !common {
+			rare = append(rare, q)
+		}
+	}
+	if len(rare) == 0 {
+		rare = all
+	}
+	return strings.Join(rare, " OR "), nil
+}
+
+func (s *Store) isCommon(ctx context.Context, term, quoted string) (bool, error) {
+	s.commonMu.Lock()
+	c, ok := s.common[term]
+	s.commonMu.Unlock()
+	if ok {
+		return c, nil
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM chunk_fts WHERE chunk_fts MATCH ? LIMIT ?)`, quoted, commonLimit+1).Scan(&n); err != nil {
+		return false, err
+	}
+	s.commonMu.Lock()
+	if s.common == nil {
+		s.common = map[string]bool{}
+	}
+	s.common[term] = n > commonLimit
+	s.commonMu.Unlock()
+	return n > commonLimit, nil
+}
+
 // SymbolHit is one symbol_fts match; BM25 is SQLite's score (lower is better).
 type SymbolHit struct {
 	ID   string
