@@ -22,6 +22,8 @@ package resolve
 import (
 	"context"
 	"encoding/json"
+	"golang.org/x/sync/errgroup"
+	"runtime"
 	"sort"
 	"strconv"
 
@@ -77,31 +79,43 @@ func Resolve(ctx context.Context, in Input) (Output, error) {
 	r := newResolver(in.Nodes)
 	r.declare(in.Refs)
 	r.hierarchyEdges()
+	// The per-reference loop only reads the index built above and writes
+	// memos and output, so it runs on every core, each worker with its own
+	// memos and output over a contiguous share of the references; the outputs
+	// are joined in reference order, as one loop would have made them.
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Refs)/2048))
+	parts := make([]*resolver, workers)
+	partStats := make([]map[fact.RefKind]*KindStats, workers)
+	var g errgroup.Group
+	for w := range workers {
+		lo, hi := w*len(in.Refs)/workers, (w+1)*len(in.Refs)/workers
+		wr := *r
+		wr.evalMemo, wr.lookMemo, wr.out = map[string][]string{}, map[string][]int{}, Output{}
+		parts[w] = &wr
+		g.Go(func() error {
+			st, err := wr.resolveAll(ctx, in.Refs[lo:hi])
+			partStats[w] = st
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Output{}, err
+	}
 	stats := map[fact.RefKind]*KindStats{}
-	for i := range in.Refs {
-		if i%4096 == 0 && ctx.Err() != nil {
-			return Output{}, ctx.Err()
-		}
-		ref := &in.Refs[i]
-		o := r.resolve(ref)
-		if o == skip {
-			continue
-		}
-		s := stats[ref.Kind]
-		if s == nil {
-			s = &KindStats{}
-			stats[ref.Kind] = s
-		}
-		s.Total++
-		switch o {
-		case stated:
-			s.Stated++
-		case derived:
-			s.Derived++
-		case unresolved:
-			s.Unresolved++
-		case external:
-			s.External++
+	for w, p := range parts {
+		r.out.Edges = append(r.out.Edges, p.out.Edges...)
+		r.out.Unresolved = append(r.out.Unresolved, p.out.Unresolved...)
+		for k, ps := range partStats[w] {
+			s := stats[k]
+			if s == nil {
+				s = &KindStats{}
+				stats[k] = s
+			}
+			s.Total += ps.Total
+			s.Stated += ps.Stated
+			s.Derived += ps.Derived
+			s.Unresolved += ps.Unresolved
+			s.External += ps.External
 		}
 	}
 	for _, s := range stats {
@@ -131,6 +145,38 @@ func Resolve(ctx context.Context, in Input) (Output, error) {
 		r.out.Unresolved = u[:k]
 	}
 	return r.out, ctx.Err()
+}
+
+// resolveAll resolves refs in order and counts the outcomes by kind.
+func (r *resolver) resolveAll(ctx context.Context, refs []fact.Ref) (map[fact.RefKind]*KindStats, error) {
+	stats := map[fact.RefKind]*KindStats{}
+	for i := range refs {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		ref := &refs[i]
+		o := r.resolve(ref)
+		if o == skip {
+			continue
+		}
+		s := stats[ref.Kind]
+		if s == nil {
+			s = &KindStats{}
+			stats[ref.Kind] = s
+		}
+		s.Total++
+		switch o {
+		case stated:
+			s.Stated++
+		case derived:
+			s.Derived++
+		case unresolved:
+			s.Unresolved++
+		case external:
+			s.External++
+		}
+	}
+	return stats, nil
 }
 
 func round3(f float64) float64 {
