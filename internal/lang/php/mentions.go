@@ -2,7 +2,8 @@
 // PHPDoc @see tags, class names in the typed tags of docblocks that belong to
 // no declaration (hook documentation before a statement, @global), callables
 // written as two-element arrays outside callback positions, and the function
-// names given to function_exists and is_callable. They become `references`
+// names given to function_exists, is_callable, remove_action and the like
+// (namedCallableArg). They become `references`
 // edges in package resolve, never calls.
 
 package php
@@ -160,10 +161,11 @@ func (r *refWalker) arrayCallable(n *sitter.Node) (name *sitter.Node, method, re
 	return b[0], m, recv, true
 }
 
-// namedFunction mentions the function named by the first argument of
-// function_exists or is_callable.
-func (r *refWalker) namedFunction(args *sitter.Node) {
-	v := r.argValue(args, 0)
+// namedFunction mentions the function (or `Class::method`) named by argument
+// pos of a function that names a callable without calling it
+// (namedCallableArg: function_exists, is_callable, remove_action, has_filter…).
+func (r *refWalker) namedFunction(args *sitter.Node, pos int) {
+	v := r.argValue(args, pos)
 	if v == nil {
 		return
 	}

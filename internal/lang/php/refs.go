@@ -763,17 +763,24 @@ func (r *refWalker) closure(n *sitter.Node) {
 // callbackArg maps built-ins and common framework functions that take a
 // callback to the position of that argument.
 var callbackArg = map[string]int{
-	"call_user_func": 0, "call_user_func_array": 0, "array_map": 0, "is_callable": -1,
+	"call_user_func": 0, "call_user_func_array": 0, "array_map": 0,
 	"usort": 1, "uasort": 1, "uksort": 1, "array_filter": 1, "array_walk": 1, "array_walk_recursive": 1,
 	"array_reduce": 1, "preg_replace_callback": 1, "iterator_apply": 1, "spl_autoload_register": 0,
 	"register_shutdown_function": 0, "set_error_handler": 0, "set_exception_handler": 0,
 	"forward_static_call": 0, "forward_static_call_array": 0, "header_register_callback": 0,
 	"ob_start": 0, "register_tick_function": 0,
-	"add_action": 1, "add_filter": 1, "remove_action": 1, "remove_filter": 1, "has_action": 1, "has_filter": 1,
+	"add_action": 1, "add_filter": 1,
 	"register_activation_hook": 1, "register_deactivation_hook": 1, "register_uninstall_hook": 1,
 	"add_shortcode": 1, "wp_add_dashboard_widget": 2, "add_meta_box": 2, "add_menu_page": 4,
 	"add_submenu_page": 5, "add_options_page": 4, "add_management_page": 4, "add_settings_field": 2,
 	"add_settings_section": 2, "register_setting": 2,
+}
+
+// namedCallableArg maps functions that name a callable without calling it to
+// the position of that argument: the name is a reference, never a call.
+var namedCallableArg = map[string]int{
+	"function_exists": 0, "is_callable": 0,
+	"remove_action": 1, "remove_filter": 1, "has_action": 1, "has_filter": 1,
 }
 
 func (r *refWalker) call(n *sitter.Node) {
@@ -798,8 +805,8 @@ func (r *refWalker) call(n *sitter.Node) {
 			if pos, ok := callbackArg[short]; ok && pos >= 0 {
 				r.callback(args, pos)
 			}
-			if short == "function_exists" || short == "is_callable" {
-				r.namedFunction(args)
+			if pos, ok := namedCallableArg[short]; ok {
+				r.namedFunction(args, pos)
 			}
 		}
 	} else {

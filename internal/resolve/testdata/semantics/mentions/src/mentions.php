@@ -28,6 +28,8 @@ class Widget
         $pair = ['title', 'render'];
         $ok = function_exists('Men\helper');
         call_user_func('Men\helper');
+        remove_action('hook', 'Men\helper');
+        has_filter('hook', [$this, 'render']);
         return apply_filters('hook', $cb);
     }
 }
