@@ -28,7 +28,8 @@ type SchemaTable struct {
 	Path        string         `json:"path"`
 	Line        int            `json:"line"`
 	EndLine     int            `json:"end_line"`
-	Partial     bool           `json:"partial,omitempty"` // an ALTER-style definition (Schema::table)
+	Partial     bool           `json:"partial,omitempty"`    // an ALTER-style definition (Schema::table)
+	DroppedAt   string         `json:"dropped_at,omitempty"` // "path:line" of a DROP TABLE in another SQL file
 	Columns     []SchemaColumn `json:"columns"`
 	ForeignKeys []SchemaFK     `json:"foreign_keys"`
 }
@@ -119,6 +120,7 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 			return nil, err
 		}
 		cols = append(cols, merged.added...)
+		st.DroppedAt = merged.droppedAt
 		for _, c := range cols {
 			if c.Kind != fact.Column {
 				continue
@@ -198,8 +200,9 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 // altered is what the SQL files that alter a table do to it: the columns
 // they add or change, and the columns they drop (id -> "path:line").
 type altered struct {
-	added   []fact.Node
-	dropped map[string]string
+	added     []fact.Node
+	dropped   map[string]string
+	droppedAt string // "path:line" of a DROP TABLE in another SQL file
 }
 
 // alteredColumns reads the via=alter contains edges the link step draws from
@@ -217,8 +220,12 @@ func (s *Service) alteredColumns(ctx context.Context, snap *snapshot, table stri
 		if e.Props["via"] != "alter" {
 			continue
 		}
-		if e.Props["op"] == "drop" {
+		switch e.Props["op"] {
+		case "drop":
 			out.dropped[e.To] = e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine)
+			continue
+		case "drop_table":
+			out.droppedAt = e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine)
 			continue
 		}
 		ids = append(ids, e.To)

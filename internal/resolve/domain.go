@@ -502,6 +502,11 @@ func (l *domainLinker) mergeAlterations() {
 					continue
 				}
 				l.applied[alt.ID] = true
+				if alt.Props[sqlschema.PropDropsTable] == "true" {
+					ref := &fact.Ref{Path: alt.Path, Line: alt.StartLine}
+					l.edge(fact.Contains, base, alt.ID, ref, fact.Stated, 1, map[string]string{"via": "alter", "op": "drop_table"})
+					continue
+				}
 				for _, d := range sqlschema.ParseDropped(alt.Props[sqlschema.PropDropped]) {
 					if j := find(d.Column); j >= 0 {
 						ref := &fact.Ref{Path: alt.Path, Line: d.Line}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,6 +18,41 @@ import (
 // table by a via=alter contains edge at its own line, every column it drops
 // or redefines gets an op=drop edge at that line, and conflicts compare the
 // merged table.
+// TestFT5_DropTableAcrossFiles: a migration that drops a table created in
+// another SQL file marks that table dropped there.
+func TestFT5_DropTableAcrossFiles(t *testing.T) {
+	var nodes []fact.Node
+	for _, f := range []struct{ path, src string }{
+		{"database/schema.sql", "CREATE TABLE coupons (\n  code VARCHAR(32) NOT NULL\n);\nCREATE TABLE orders (id INT);\n"},
+		{"database/migrations/2024_05_01_drop.sql", "-- coupons are gone\nDROP TABLE coupons;\n"},
+	} {
+		s, probs := sqlschema.Parse(f.path, []byte(f.src), sqlschema.Options{})
+		if len(probs) != 0 {
+			t.Fatalf("%s: %+v", f.path, probs)
+		}
+		n, _ := s.Facts()
+		nodes = append(nodes, n...)
+	}
+	out, err := Domain(context.Background(), DomainInput{Nodes: nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, n := range nodes {
+		names[n.ID] = n.QName + "@" + n.Path
+	}
+	var got []string
+	for _, e := range out.Edges {
+		if e.Props["op"] == "drop_table" {
+			got = append(got, names[e.From]+" dropped at "+e.EvidencePath+":"+strconv.Itoa(e.EvidenceLine))
+		}
+	}
+	want := []string{"coupons@database/schema.sql dropped at database/migrations/2024_05_01_drop.sql:2"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("drops:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestFT5_AlterationsApplyAcrossFiles(t *testing.T) {
 	files := []struct{ path, src string }{
 		{"database/schema.sql", "CREATE TABLE orders (\n  id INT NOT NULL,\n  total INT NOT NULL,\n  coupon_code VARCHAR(32)\n);\n"},

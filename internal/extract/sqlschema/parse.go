@@ -241,9 +241,12 @@ func (b *builder) statement(st stmt) {
 	case *sqlparser.DropTable:
 		for _, tn := range d.FromTables {
 			name := b.name(tn)
-			if b.tables[name] != nil {
+			if t := b.tables[name]; t != nil && !t.Partial {
 				b.tables[name] = nil
+				continue
 			}
+			// a table created in another file: this file records that it drops it
+			b.put(&Table{Name: name, Source: b.opts.Source, Path: b.path, Line: st.line, EndLine: st.endLine, Partial: true, DropsTable: true})
 		}
 	case *sqlparser.RenameTable:
 		for _, p := range d.TablePairs {

@@ -34,6 +34,9 @@ type Table struct {
 	// tables onto the table's definition in path order.
 	Partial bool
 	Dropped []Dropped
+	// DropsTable marks a partial table this file drops (DROP TABLE of a
+	// table created elsewhere).
+	DropsTable bool
 }
 
 // Dropped is a column an ALTER TABLE drops from a table defined elsewhere.
@@ -156,14 +159,18 @@ func (s Schema) Facts() ([]fact.Node, []fact.Edge) {
 
 // Props keys of a partial table node.
 const (
-	PropPartial = "partial" // "true" when the node only alters the table
-	PropDropped = "dropped" // "col:line,col:line": the columns it drops
+	PropPartial    = "partial"     // "true" when the node only alters the table
+	PropDropped    = "dropped"     // "col:line,col:line": the columns it drops
+	PropDropsTable = "drops_table" // "true" when the file drops the table
 )
 
 func tableProps(t Table) map[string]string {
 	p := map[string]string{"source": t.Source}
 	if t.Partial {
 		p[PropPartial] = "true"
+	}
+	if t.DropsTable {
+		p[PropDropsTable] = "true"
 	}
 	if len(t.Dropped) > 0 {
 		var parts []string
