@@ -100,30 +100,8 @@ func contains(ss []string, s string) bool {
 
 // keys sets Column.Key from the indexes, as MySQL's COLUMN_KEY does.
 func (r *reader) keys() {
-	rank := map[string]int{"": 0, "MUL": 1, "UNI": 2, "PRI": 3}
 	for _, t := range r.tables {
-		for _, ix := range t.Indexes {
-			for pos, name := range ix.Columns {
-				c := t.Column(name)
-				if c == nil {
-					continue
-				}
-				k := ""
-				switch {
-				case ix.Primary:
-					k = "PRI"
-				case pos > 0:
-					continue
-				case ix.Unique && len(ix.Columns) == 1:
-					k = "UNI"
-				default:
-					k = "MUL"
-				}
-				if rank[k] > rank[c.Key] {
-					c.Key = k
-				}
-			}
-		}
+		t.RecomputeKeys()
 	}
 }
 

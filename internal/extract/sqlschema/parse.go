@@ -364,7 +364,7 @@ func (t *Table) dropColumn(name string) {
 			i--
 		}
 	}
-	t.recomputeKeys()
+	t.RecomputeKeys()
 }
 
 func (t *Table) dropIndex(name string, primary bool) {
@@ -374,7 +374,7 @@ func (t *Table) dropIndex(name string, primary bool) {
 			break
 		}
 	}
-	t.recomputeKeys()
+	t.RecomputeKeys()
 }
 
 func remove(ss []string, s string) []string {
@@ -400,7 +400,7 @@ func (b *builder) replaceColumn(t *Table, old string, cd *sqlparser.ColumnDefini
 				}
 			}
 			b.inlineKey(t, cd, c.Line)
-			t.recomputeKeys()
+			t.RecomputeKeys()
 			return
 		}
 	}
@@ -425,7 +425,7 @@ func (b *builder) addColumn(t *Table, cd *sqlparser.ColumnDefinition, lines line
 	c := column(cd, lines)
 	t.Columns = append(t.Columns, c)
 	b.inlineKey(t, cd, c.Line)
-	t.recomputeKeys()
+	t.RecomputeKeys()
 }
 
 // inlineKey records PRIMARY KEY / UNIQUE / REFERENCES written on the column.
@@ -482,7 +482,7 @@ func (b *builder) addIndex(t *Table, id *sqlparser.IndexDefinition, line int) {
 		}
 	}
 	t.Indexes = append(t.Indexes, ix)
-	t.recomputeKeys()
+	t.RecomputeKeys()
 }
 
 func (b *builder) addConstraint(t *Table, cons *sqlparser.ConstraintDefinition, lines lineIdx) {
@@ -501,10 +501,10 @@ func (b *builder) addConstraint(t *Table, cons *sqlparser.ConstraintDefinition, 
 	t.ForeignKeys = append(t.ForeignKeys, b.foreignKey(cons.Name.String(), cols, fkd.ReferenceDefinition, line))
 }
 
-// recomputeKeys sets Column.Key the way MySQL's COLUMN_KEY does: PRI for
+// RecomputeKeys sets Column.Key the way MySQL's COLUMN_KEY does: PRI for
 // primary key columns, UNI for the first column of a unique index, MUL for the
 // first column of a non-unique index.
-func (t *Table) recomputeKeys() {
+func (t *Table) RecomputeKeys() {
 	rank := map[string]int{"": 0, "MUL": 1, "UNI": 2, "PRI": 3}
 	for i := range t.Columns {
 		t.Columns[i].Key = ""
