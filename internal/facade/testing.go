@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"testing"
 	"time"
 )
 
@@ -53,8 +52,15 @@ func CorpusRequests(ctx context.Context, s *Service) (map[string][]string, error
 	return out, nil
 }
 
+// BenchLoop is the part of *testing.B that Percentiles uses; taking it as an
+// interface keeps package testing out of the ragraf binary.
+type BenchLoop interface {
+	Loop() bool
+	ReportMetric(n float64, unit string)
+}
+
 // Percentiles is percentiles for other packages' benchmarks.
-func Percentiles(b *testing.B, call func(i int)) {
+func Percentiles(b BenchLoop, call func(i int)) {
 	var times []time.Duration
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
