@@ -68,15 +68,13 @@ func PropsJSON(props map[string]string) string {
 
 // Files writes file rows.
 func (w *Writer) Files(ctx context.Context, files []File) error {
-	st, err := w.tx.PrepareContext(ctx, `INSERT INTO file(path, lang, status, reason, size, lines, hash, mtime) VALUES (?,?,?,?,?,?,?,?)`)
+	cols := []string{"path", "lang", "status", "reason", "size", "lines", "hash", "mtime"}
+	err := insertRows(ctx, w.tx, "file", cols, len(files), func(i int, v []any) {
+		f := &files[i]
+		v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7] = f.Path, f.Lang, f.Status, f.Reason, f.Size, f.Lines, f.Hash, f.MTime
+	})
 	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, f := range files {
-		if _, err := st.ExecContext(ctx, f.Path, f.Lang, f.Status, f.Reason, f.Size, f.Lines, f.Hash, f.MTime); err != nil {
-			return fmt.Errorf("inserting file %q: %w", f.Path, err)
-		}
+		return fmt.Errorf("inserting files: %w", err)
 	}
 	return nil
 }
@@ -91,16 +89,14 @@ func (w *Writer) Snapshot(ctx context.Context, path string, content []byte) erro
 func (w *Writer) Nodes(ctx context.Context, nodes []fact.Node) error {
 	nodes = slices.Clone(nodes) // callers may read theirs concurrently
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
-	st, err := w.tx.PrepareContext(ctx, `INSERT INTO node(id, kind, name, qname, qname_lower, name_lower, path, start_line, end_line, lang, parent, signature, props) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	cols := []string{"id", "kind", "name", "qname", "qname_lower", "name_lower", "path", "start_line", "end_line", "lang", "parent", "signature", "props"}
+	err := insertRows(ctx, w.tx, "node", cols, len(nodes), func(i int, v []any) {
+		n := &nodes[i]
+		v[0], v[1], v[2], v[3], v[4], v[5] = n.ID, string(n.Kind), n.Name, n.QName, fact.Lower(n.QName), fact.Lower(n.Name)
+		v[6], v[7], v[8], v[9], v[10], v[11], v[12] = n.Path, n.StartLine, n.EndLine, n.Lang, n.Parent, n.Signature, PropsJSON(n.Props)
+	})
 	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, n := range nodes {
-		if _, err := st.ExecContext(ctx, n.ID, string(n.Kind), n.Name, n.QName, fact.Lower(n.QName), fact.Lower(n.Name),
-			n.Path, n.StartLine, n.EndLine, n.Lang, n.Parent, n.Signature, PropsJSON(n.Props)); err != nil {
-			return fmt.Errorf("inserting node %s (%s %s): %w", n.ID, n.Kind, n.QName, err)
-		}
+		return fmt.Errorf("inserting nodes: %w", err)
 	}
 	return nil
 }
@@ -109,16 +105,14 @@ func (w *Writer) Nodes(ctx context.Context, nodes []fact.Node) error {
 func (w *Writer) Edges(ctx context.Context, edges []fact.Edge) error {
 	edges = slices.Clone(edges)
 	sort.Slice(edges, func(i, j int) bool { return edges[i].ID < edges[j].ID })
-	st, err := w.tx.PrepareContext(ctx, `INSERT INTO edge(id, kind, src, dst, provenance, confidence, evidence_path, evidence_line, sources, props) VALUES (?,?,?,?,?,?,?,?,?,?)`)
+	cols := []string{"id", "kind", "src", "dst", "provenance", "confidence", "evidence_path", "evidence_line", "sources", "props"}
+	err := insertRows(ctx, w.tx, "edge", cols, len(edges), func(i int, v []any) {
+		e := &edges[i]
+		v[0], v[1], v[2], v[3], v[4] = e.ID, string(e.Kind), e.From, e.To, string(e.Provenance)
+		v[5], v[6], v[7], v[8], v[9] = e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)
+	})
 	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, e := range edges {
-		if _, err := st.ExecContext(ctx, e.ID, string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence,
-			e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)); err != nil {
-			return fmt.Errorf("inserting edge %s (%s): %w", e.ID, e.Kind, err)
-		}
+		return fmt.Errorf("inserting edges: %w", err)
 	}
 	return nil
 }
@@ -127,15 +121,13 @@ func (w *Writer) Edges(ctx context.Context, edges []fact.Edge) error {
 func (w *Writer) Unresolved(ctx context.Context, refs []fact.Unresolved) error {
 	refs = slices.Clone(refs)
 	sort.Slice(refs, func(i, j int) bool { return refs[i].ID < refs[j].ID })
-	st, err := w.tx.PrepareContext(ctx, `INSERT INTO unresolved(id, kind, name, src, evidence_path, evidence_line, reason) VALUES (?,?,?,?,?,?,?)`)
+	cols := []string{"id", "kind", "name", "src", "evidence_path", "evidence_line", "reason"}
+	err := insertRows(ctx, w.tx, "unresolved", cols, len(refs), func(i int, v []any) {
+		r := &refs[i]
+		v[0], v[1], v[2], v[3], v[4], v[5], v[6] = r.ID, string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason
+	})
 	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, r := range refs {
-		if _, err := st.ExecContext(ctx, r.ID, string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason); err != nil {
-			return fmt.Errorf("inserting unresolved %s: %w", r.ID, err)
-		}
+		return fmt.Errorf("inserting unresolved references: %w", err)
 	}
 	return nil
 }
