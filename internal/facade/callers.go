@@ -6,8 +6,10 @@ package facade
 
 import (
 	"context"
+	"sort"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
 // CallersArgs names the callee.
@@ -76,16 +78,49 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 	if err != nil {
 		return nil, err
 	}
-	syms, err := s.symbolsOf(ctx, snap, reachedIDs(append(append([]reached(nil), hard...), soft...)))
+	// order every caller by its place, then load the symbols of one page
+	places, err := snap.graph.Places(ctx, reachedIDs(append(append([]reached(nil), hard...), soft...)))
+	if err != nil {
+		return nil, storeError(err)
+	}
+	hard, soft = byPlace(hard, places), byPlace(soft, places)
+	pageHard := window(hard, limit, offset)
+	var pageSoft []reached
+	if rest := limit - len(pageHard); rest > 0 {
+		pageSoft = window(soft, rest, max(offset-len(hard), 0))
+	}
+	syms, err := s.symbolsOf(ctx, snap, reachedIDs(append(append([]reached(nil), pageHard...), pageSoft...)))
 	if err != nil {
 		return nil, err
 	}
-	stated, derived := calls(hard, syms), calls(soft, syms)
-	res.Stated = window(stated, limit, offset)
-	if rest := limit - len(res.Stated); rest > 0 {
-		res.Derived = window(derived, rest, max(offset-len(stated), 0))
+	res.Stated, res.Derived = calls(pageHard, syms), calls(pageSoft, syms)
+	return s.finishCalls(ctx, env, snap, op, res, limit, offset, len(hard)+len(soft))
+}
+
+// byPlace drops what reaches a node that does not exist and orders the rest
+// as impactItems orders its items: by depth, then by the node's place and id.
+func byPlace(rs []reached, places map[string]graph.Place) []reached {
+	out := make([]reached, 0, len(rs))
+	for _, r := range rs {
+		if _, ok := places[r.id]; ok {
+			out = append(out, r)
+		}
 	}
-	return s.finishCalls(ctx, env, snap, op, res, limit, offset, len(stated)+len(derived))
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.depth != b.depth {
+			return a.depth < b.depth
+		}
+		pa, pb := places[a.id], places[b.id]
+		if pa.Path != pb.Path {
+			return pa.Path < pb.Path
+		}
+		if pa.Line != pb.Line {
+			return pa.Line < pb.Line
+		}
+		return a.id < b.id
+	})
+	return out
 }
 
 func (s *Service) finishCalls(ctx context.Context, env *Envelope, snap *snapshot, op string, res CallsResult, limit, offset, total int) (*Envelope, error) {

@@ -66,13 +66,25 @@ func (s *Service) Call(ctx context.Context, name string, args []byte) (*Envelope
 	return s.CallDrift(ctx, name, args)
 }
 
-// EncodeJSON is the one encoding of answers and errors: indented, HTML left
-// unescaped, with a trailing newline. The CLI prints it and MCP sends it as
-// the tool result's text.
+// EncodeJSON is the encoding of answers and errors for people: indented,
+// HTML left unescaped, with a trailing newline. The CLI prints it.
 func EncodeJSON(v any) ([]byte, error) {
+	return encodeIndent(v, "  ")
+}
+
+// EncodeCompactJSON is the same answer without indentation, for programs: MCP
+// sends it as the tool result's text and structured content. It decodes to
+// the same value as EncodeJSON's bytes, in about two thirds of the size.
+func EncodeCompactJSON(v any) ([]byte, error) {
+	return encodeIndent(v, "")
+}
+
+func encodeIndent(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/control"
 )
@@ -371,6 +373,64 @@ func TestReferencesPagingLargeFanIn(t *testing.T) {
 	}
 	if len(seen) != 300 {
 		t.Errorf("3 pages gave %d uses", len(seen))
+	}
+}
+
+// TestCallersPagingLargeFanIn: callers of a function with thousands of
+// callers are ordered by depth and place before a page is cut, so pages are
+// disjoint, in order, and two half pages equal one whole page.
+func TestCallersPagingLargeFanIn(t *testing.T) {
+	// 300 functions in two files, each calling App\hot
+	f := genFixture(3, 0)
+	var hot string
+	for _, n := range f.nodes {
+		if n.QName == `App\hot` {
+			hot = n.ID
+		}
+	}
+	for i := 299; i >= 0; i-- {
+		path := fmt.Sprintf("src/callers%d.php", i%2)
+		if f.files[path] == "" {
+			f.files[path] = "<?php\n" + strings.Repeat("// caller\n", 400)
+		}
+		fn := f.node(fact.Function, fmt.Sprintf(`App\caller%d`, i), fmt.Sprintf("caller%d", i), path, 2+i, 2+i, "", "function caller()")
+		prov := fact.Stated
+		if i%3 == 0 {
+			prov = fact.Derived
+		}
+		f.edge(fact.Calls, fn, hot, path, 400-i, prov) // call sites in the reverse order of the callers
+	}
+	root := t.TempDir()
+	f.publish(t, root, "rev-0001")
+	s, err := New(root)
+	must(t, err)
+	t.Cleanup(func() { s.Close() })
+	page := func(limit int, cursor string) ([]Call, Limits) {
+		args, _ := json.Marshal(map[string]any{"qname": `App\hot`, "limit": limit, "cursor": cursor})
+		env := call(t, s, "callers", string(args))
+		r := env.Result.(CallsResult)
+		return append(r.Stated, r.Derived...), env.Limits
+	}
+	whole, lim := page(250, "") // 200 stated, then 50 of the 100 derived
+	if lim.Total != 300 || len(whole) != 250 {
+		t.Fatalf("first page: %d calls of %d", len(whole), lim.Total)
+	}
+	first, lim := page(125, "")
+	second, _ := page(125, lim.Cursor)
+	halves := append(first, second...)
+	for i := range whole {
+		if whole[i].ID != halves[i].ID || whole[i].SiteLine != halves[i].SiteLine {
+			t.Fatalf("call %d: whole page %s:%d, halves %s:%d", i, whole[i].ID, whole[i].SiteLine, halves[i].ID, halves[i].SiteLine)
+		}
+	}
+	for i := 1; i < len(whole); i++ {
+		a, b := whole[i-1], whole[i]
+		if a.Provenance != b.Provenance {
+			continue
+		}
+		if a.Depth > b.Depth || a.Depth == b.Depth && (a.Path > b.Path || a.Path == b.Path && (a.Line > b.Line || a.Line == b.Line && a.ID >= b.ID)) {
+			t.Fatalf("calls %d and %d out of order: %+v then %+v", i-1, i, a.Symbol, b.Symbol)
+		}
 	}
 }
 

@@ -66,13 +66,13 @@ func TestDriftTools(t *testing.T) {
 		t.Fatalf("detect: %v %+v", err, det)
 	}
 	id := det.Result.Added[0].ID
-	if out := call("ragraf_drift_ack", map[string]any{"entry_id": id, "note": "ok"}); !strings.Contains(out, `"note": "ok"`) {
+	if out := call("ragraf_drift_ack", map[string]any{"entry_id": id, "note": "ok"}); !strings.Contains(out, `"note":"ok"`) {
 		t.Fatalf("ack: %s", out)
 	}
-	if out := call("ragraf_drift", map[string]any{"unacked": true}); !strings.Contains(out, `"not_found": true`) {
+	if out := call("ragraf_drift", map[string]any{"unacked": true}); !strings.Contains(out, `"not_found":true`) {
 		t.Fatalf("drift: %s", out)
 	}
-	if out := call("ragraf_drift_record", map[string]any{"path": "a.php", "note": "n"}); !strings.Contains(out, `"added": true`) {
+	if out := call("ragraf_drift_record", map[string]any{"path": "a.php", "note": "n"}); !strings.Contains(out, `"added":true`) {
 		t.Fatalf("record: %s", out)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_drift_record", Arguments: map[string]any{"path": "a.php", "bogus": 1}})

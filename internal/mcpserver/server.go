@@ -140,7 +140,7 @@ func handler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
 		if cerr != nil {
 			return errorResult(facade.AsError(cerr)), nil
 		}
-		b, merr := facade.EncodeJSON(env)
+		b, merr := facade.EncodeCompactJSON(env)
 		if merr != nil {
 			return errorResult(facade.AsError(merr)), nil
 		}
@@ -152,7 +152,7 @@ func handler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
 }
 
 func errorResult(fe *facade.Error) *mcp.CallToolResult {
-	b, _ := facade.EncodeJSON(facade.ErrorBody{Error: fe})
+	b, _ := facade.EncodeCompactJSON(facade.ErrorBody{Error: fe})
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 

@@ -165,6 +165,43 @@ func (s *Store) NodesByID(ctx context.Context, ids []string) (map[string]fact.No
 	return out, nil
 }
 
+// Place is where a node starts.
+type Place struct {
+	Path string
+	Line int
+}
+
+// Places returns where the nodes with the given ids start, keyed by id;
+// unknown ids are absent. It reads two columns, so ordering many nodes by
+// place before loading a page of them costs a fraction of NodesByID.
+func (s *Store) Places(ctx context.Context, ids []string) (map[string]Place, error) {
+	out := make(map[string]Place, len(ids))
+	for i := 0; i < len(ids); i += batch {
+		part := ids[i:min(i+batch, len(ids))]
+		args := make([]any, len(part))
+		for j, id := range part {
+			args[j] = id
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT id, path, start_line FROM node WHERE id IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id string
+			var p Place
+			if err := rows.Scan(&id, &p.Path, &p.Line); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = p
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // Children returns the nodes directly contained in parent, in line order.
 func (s *Store) Children(ctx context.Context, parent string) ([]fact.Node, error) {
 	return s.nodes(ctx, `SELECT `+nodeCols+` FROM node WHERE parent = ? ORDER BY path, start_line, id`, parent)
