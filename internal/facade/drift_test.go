@@ -255,3 +255,72 @@ func TestFT24_ReadsKeepStores(t *testing.T) {
 		t.Fatalf("store files changed: %v -> %v", before, after)
 	}
 }
+
+// TestFT28_StaleMarksOnItems: once a file changes, the items of an answer
+// whose lines changed carry a stale mark, and so does every item whose chain
+// passes through the changed definition; unchanged items carry none.
+func TestFT28_StaleMarksOnItems(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "src/A.php", "<?php\nfunction a_top()\n{\n    return b_mid();\n}\n")
+	writeFile(t, root, "src/B.php", "<?php\nfunction b_mid()\n{\n    $x = 1;\n    return c_leaf($x);\n}\n")
+	writeFile(t, root, "src/C.php", "<?php\nfunction c_leaf($x)\n{\n    return $x;\n}\n")
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	callers := func() map[string]*StaleMark {
+		env := call(t, s, "callers", `{"qname":"c_leaf","depth":2}`)
+		r := env.Result.(CallsResult)
+		out := map[string]*StaleMark{}
+		for _, c := range append(r.Stated, r.Derived...) {
+			out[c.QName] = c.Stale
+		}
+		return out
+	}
+	before := callers()
+	if len(before) != 2 || before["b_mid"] != nil || before["a_top"] != nil {
+		t.Fatalf("clean tree: %+v", before)
+	}
+
+	writeFile(t, root, "src/B.php", "<?php\nfunction b_mid()\n{\n    $x = 2;\n    return c_leaf($x);\n}\n")
+	after := callers()
+	if m := after["b_mid"]; m == nil || m.Kind != "modify" || m.Via != "src/B.php:2" || !reflect.DeepEqual(m.Lines, []int{4, 4}) {
+		t.Errorf("b_mid, whose body changed: %+v", m)
+	}
+	if m := after["a_top"]; m == nil || m.Via == "" {
+		t.Errorf("a_top, whose chain passes through b_mid: %+v", m)
+	}
+
+	outline := func(p string) map[string]*StaleMark {
+		env := call(t, s, "outline", `{"path":"`+p+`"}`)
+		out := map[string]*StaleMark{}
+		for _, it := range env.Result.(OutlineResult).Symbols {
+			out[it.Name] = it.Stale
+		}
+		return out
+	}
+	if m := outline("src/B.php")["b_mid"]; m == nil {
+		t.Error("outline: b_mid not marked")
+	}
+	if m := outline("src/A.php")["a_top"]; m != nil {
+		t.Errorf("outline: unchanged a_top marked %+v", m)
+	}
+
+	env := call(t, s, "references", `{"qname":"c_leaf"}`)
+	for _, u := range env.Result.(ReferencesResult).Uses {
+		if u.Kind == "declaration" {
+			if u.Stale != nil {
+				t.Errorf("declaration in the unchanged C.php marked: %+v", u.Stale)
+			}
+			continue
+		}
+		// the call on line 5 did not change; the function around it did
+		if u.Path != "src/B.php" || u.Line != 5 || u.Stale != nil || u.From == nil || u.From.Stale == nil {
+			t.Errorf("use %s:%d stale=%+v from=%+v", u.Path, u.Line, u.Stale, u.From)
+		}
+	}
+}

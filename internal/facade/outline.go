@@ -25,6 +25,7 @@ type OutlineItem struct {
 	Line      int           `json:"line"`
 	EndLine   int           `json:"end_line"`
 	Children  []OutlineItem `json:"children"`
+	Stale     *StaleMark    `json:"stale,omitempty"` // its lines changed since the revision
 }
 
 // OutlineResult is the file's tree.

@@ -23,12 +23,13 @@ type ReferencesArgs struct {
 
 // Use is one use site.
 type Use struct {
-	Path       string  `json:"path"`
-	Line       int     `json:"line"`
-	Kind       string  `json:"kind"` // edge kind, or "declaration"
-	Provenance string  `json:"provenance"`
-	Confidence float64 `json:"confidence"`
-	From       *Symbol `json:"from"` // the enclosing definition of the use
+	Path       string     `json:"path"`
+	Line       int        `json:"line"`
+	Kind       string     `json:"kind"` // edge kind, or "declaration"
+	Provenance string     `json:"provenance"`
+	Confidence float64    `json:"confidence"`
+	From       *Symbol    `json:"from"`            // the enclosing definition of the use
+	Stale      *StaleMark `json:"stale,omitempty"` // the use's line changed since the revision
 }
 
 // ReferencesResult lists use sites.

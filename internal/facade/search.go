@@ -36,18 +36,19 @@ type Score struct {
 
 // Hit is one search result: a symbol or a text chunk.
 type Hit struct {
-	Type      string `json:"type"` // symbol | text
-	ID        string `json:"id"`
-	Kind      string `json:"kind"`
-	Name      string `json:"name,omitempty"`
-	QName     string `json:"qname,omitempty"`
-	Signature string `json:"signature,omitempty"`
-	Text      string `json:"text,omitempty"` // first lines of a text chunk
-	NodeID    string `json:"node_id,omitempty"`
-	Path      string `json:"path"`
-	Line      int    `json:"line"`
-	EndLine   int    `json:"end_line"`
-	Score     Score  `json:"score"`
+	Type      string     `json:"type"` // symbol | text
+	ID        string     `json:"id"`
+	Kind      string     `json:"kind"`
+	Name      string     `json:"name,omitempty"`
+	QName     string     `json:"qname,omitempty"`
+	Signature string     `json:"signature,omitempty"`
+	Text      string     `json:"text,omitempty"` // first lines of a text chunk
+	NodeID    string     `json:"node_id,omitempty"`
+	Path      string     `json:"path"`
+	Line      int        `json:"line"`
+	EndLine   int        `json:"end_line"`
+	Score     Score      `json:"score"`
+	Stale     *StaleMark `json:"stale,omitempty"` // its lines changed since the revision
 }
 
 // SearchResult lists hits, best first.

@@ -7,22 +7,13 @@
 //
 // # Marking individual facts
 //
-// An operation that wants to flag single facts, or chains of them, asks for a
-// StaleView before building its result and passes the same paths to finish
-// afterwards (the second check is served from the per-Service cache):
-//
-//	view, err := s.staleView(ctx, snap, paths)
-//	...
-//	item.Stale = view.At(n.Path, n.StartLine, n.EndLine)   // nil when unchanged
-//	item.Stale = view.Chain(steps...)                      // first drifted step of an impact/callers/callees chain
-//	if view.EdgeStale(e.ID) { ... }                        // edge recorded in stale_edge
-//	...
-//	return env, s.finish(ctx, env, snap, paths)
-//
-// A *StaleMark marshals as {"kind", "entries", "lines", "via"}; fields that
-// hold one should be `json:"stale,omitempty"` so unchanged facts stay as they
-// were. Staleness of a chain is carried by the item whose chain passes
-// through a drifted symbol or a stale edge, not only by directly cited files.
+// The same check gives a StaleView, and finish hands it to markStale
+// (stalemarks.go), which sets the "stale" mark of each item of the answer:
+// v.At(path, start, end) for a fact in a changed range, v.Chain(steps...) for
+// an item reached through a chain (the first drifted step: its own lines, an
+// edge's evidence line, or an edge in stale_edge). A *StaleMark marshals as
+// {"kind", "entries", "lines", "via"} in fields tagged `json:"stale,omitempty"`,
+// so facts over an unchanged tree stay as they were.
 
 package facade
 
@@ -263,6 +254,9 @@ func (s *Service) stale(ctx context.Context, env *Envelope, snap *snapshot, path
 	v, err := s.checkPaths(ctx, ctl, snap, paths)
 	if err != nil {
 		return err
+	}
+	if len(v.paths) > 0 {
+		env.Result = markStale(env.Result, v)
 	}
 	keys := make([]string, 0, len(v.paths))
 	for p := range v.paths {

@@ -24,6 +24,9 @@ type Symbol struct {
 	EndLine     int    `json:"end_line"`
 	ContainerID string `json:"container_id"`
 	Container   string `json:"container"` // qualified name of the containing node
+	// Stale is set when the definition's lines changed since the revision
+	// (or, for an item reached through a chain, a step of its chain did).
+	Stale *StaleMark `json:"stale,omitempty"`
 }
 
 // SymbolArgs finds definitions.
