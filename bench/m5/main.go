@@ -111,7 +111,7 @@ func run(ctx context.Context, src string, nq int) error {
 		edited[tg.path] = tg.action
 	}
 	// answers that cite the edited paths: outline, symbol in the file, code of a function
-	answers, warned, incidents := 0, 0, 0
+	answers, warned, incidents, factsChanged, factsMarked := 0, 0, 0, 0, 0
 	var incidentList []string
 	for i := 0; answers < nq; i++ {
 		tg := targets[i%len(targets)]
@@ -135,21 +135,37 @@ func run(ctx context.Context, src string, nq int) error {
 		if !strings.Contains(string(body), tg.path) {
 			continue // the answer cites nothing edited
 		}
-		ok := false
-		for _, w := range env.StaleWarnings {
+		var warning *facade.StaleWarning
+		for i, w := range env.StaleWarnings {
 			if w.Path == tg.path {
-				ok = true
+				warning = &env.StaleWarnings[i]
 			}
 		}
-		if ok {
-			warned++
-		} else {
+		if warning == nil {
 			incidents++
 			incidentList = append(incidentList, fmt.Sprintf("%s %s (%s)", op, tg.path, tg.action))
+			continue
+		}
+		warned++
+		// every cited fact of the edited file whose lines changed carries its own mark
+		var result any
+		_ = json.Unmarshal(body, &result)
+		for _, f := range citedFacts(result) {
+			if f.path != tg.path || !overlaps(warning, f.line, f.end) {
+				continue
+			}
+			factsChanged++
+			if f.marked {
+				factsMarked++
+			} else {
+				incidents++
+				incidentList = append(incidentList, fmt.Sprintf("%s %s:%d unmarked (%s)", op, f.path, f.line, tg.action))
+			}
 		}
 	}
 	fmt.Printf("answers: %d, citing an edited path with a warning: %d, without (incidents): %d, stale share %.0f%%\n",
 		answers, warned, incidents, 100*float64(warned)/float64(max(warned+incidents, 1)))
+	fmt.Printf("cited facts in changed lines: %d, marked stale: %d\n", factsChanged, factsMarked)
 	for _, s := range incidentList {
 		fmt.Println("  incident:", s)
 	}
@@ -267,4 +283,48 @@ func apply(root string, tg target) error {
 		return os.Rename(abs, dst)
 	}
 	return os.WriteFile(abs, []byte(strings.Join(lines, "")), 0o644)
+}
+
+// citedFact is an object of an answer with a path and a line.
+type citedFact struct {
+	path      string
+	line, end int
+	marked    bool
+}
+
+// citedFacts finds every object with "path" and "line" in a decoded answer.
+func citedFacts(v any) []citedFact {
+	var out []citedFact
+	switch x := v.(type) {
+	case map[string]any:
+		p, okp := x["path"].(string)
+		l, okl := x["line"].(float64)
+		if okp && okl {
+			e, _ := x["end_line"].(float64)
+			_, marked := x["stale"]
+			out = append(out, citedFact{path: p, line: int(l), end: max(int(e), int(l)), marked: marked})
+		}
+		for _, c := range x {
+			out = append(out, citedFacts(c)...)
+		}
+	case []any:
+		for _, c := range x {
+			out = append(out, citedFacts(c)...)
+		}
+	}
+	return out
+}
+
+// overlaps says whether lines start..end meet a changed range of w (a file
+// deleted or renamed away changed as a whole).
+func overlaps(w *facade.StaleWarning, start, end int) bool {
+	if w.Kind == "delete" || w.Kind == "rename" {
+		return true
+	}
+	for i := 0; i+1 < len(w.Lines); i += 2 {
+		if start <= w.Lines[i+1] && w.Lines[i] <= end {
+			return true
+		}
+	}
+	return false
 }
