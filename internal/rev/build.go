@@ -320,11 +320,16 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		}
 	}()
 	opts.Hook("extracted")
-	var rows []graph.File
-	var nodes []fact.Node
-	var edges []fact.Edge
-	var chunks []fact.TextChunk
-	var refs []fact.Ref
+	var nn, ne, nc, nr int
+	for i := range results {
+		r := &results[i]
+		nn, ne, nc, nr = nn+len(r.nodes), ne+len(r.edges), nc+len(r.chunks), nr+len(r.refs)
+	}
+	rows := make([]graph.File, 0, len(results))
+	nodes := make([]fact.Node, 0, nn)
+	edges := make([]fact.Edge, 0, ne)
+	chunks := make([]fact.TextChunk, 0, nc)
+	refs := make([]fact.Ref, 0, nr)
 	for i := range results {
 		r := &results[i]
 		rows = append(rows, r.row)
@@ -394,7 +399,10 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 			gw.Abort()
 			return err
 		}
-		return gw.Close(ctx)
+		if err := gw.Close(ctx); err != nil {
+			return err
+		}
+		return syncFile(filepath.Join(dir, GraphDB))
 	})
 	g.Go(func() error {
 		lw, err := lexvec.Create(ctx, filepath.Join(dir, LexvecDB))
@@ -409,7 +417,10 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 			lw.Abort()
 			return err
 		}
-		return lw.Close(ctx)
+		if err := lw.Close(ctx); err != nil {
+			return err
+		}
+		return syncFile(filepath.Join(dir, LexvecDB)) // while the graph is still written
 	})
 	return g.Wait()
 }

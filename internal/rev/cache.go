@@ -11,16 +11,20 @@ package rev
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"debug/elf"
-	"encoding/gob"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ragraf/ragraf/internal/corpus"
 	"github.com/ragraf/ragraf/internal/extract/docs"
@@ -30,12 +34,12 @@ import (
 )
 
 // cacheFormat changes when cacheEntry or the pack layout changes shape.
-const cacheFormat = "2"
+const cacheFormat = "3"
 
 // cachePath is the pack file.
 func cachePath(l Layout) string { return filepath.Join(l.Index(), "cache", "extract.pack") }
 
-// cacheEntry is a fileResult in exported form for gob.
+// cacheEntry is a fileResult as the pack holds it (codec.go).
 type cacheEntry struct {
 	Row      graph.File
 	Nodes    []fact.Node
@@ -82,33 +86,62 @@ func header(opts Options, entries int) cacheHeader {
 // extractCache holds the previous build's results by path.
 type extractCache map[string]*cacheEntry
 
+// packMagic starts a pack file; the format version is cacheFormat.
+const packMagic = "ragraf extraction pack\n"
+
 // loadCache reads the pack if it was written by this extractor build with
 // this config; any other pack, or none, gives an empty cache. A cache that
-// cannot be read only costs time.
+// cannot be read only costs time. Entries decode on every core.
 func loadCache(opts Options) extractCache {
 	c := extractCache{}
 	if extractorBuild() == "" {
 		return c
 	}
-	f, err := os.Open(cachePath(Layout{Root: opts.Root}))
+	b, err := os.ReadFile(cachePath(Layout{Root: opts.Root}))
 	if err != nil {
 		return c
 	}
-	defer f.Close()
-	dec := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20))
-	var h cacheHeader
-	if dec.Decode(&h) != nil || h != header(opts, h.Entries) {
+	h, d, ok := packHeader(b)
+	if !ok || h != header(opts, h.Entries) {
 		return c
 	}
-	for i := 0; i < h.Entries; i++ {
-		e := new(cacheEntry)
-		if err := dec.Decode(e); err != nil {
-			opts.Logger.Warn("reading extraction cache", "err", err.Error())
-			return extractCache{}
+	parts := make([][]byte, h.Entries)
+	for i := range parts {
+		n := d.uint()
+		if d.err != nil || n > uint64(len(d.b)) {
+			opts.Logger.Warn("reading extraction cache", "err", errCorrupt.Error())
+			return c
 		}
+		parts[i], d.b = d.b[:n], d.b[n:]
+	}
+	entries := make([]*cacheEntry, len(parts))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range parts {
+		g.Go(func() (err error) {
+			entries[i], err = decodeEntry(parts[i])
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		opts.Logger.Warn("reading extraction cache", "err", err.Error())
+		return c
+	}
+	for _, e := range entries {
 		c[e.Row.Path] = e
 	}
 	return c
+}
+
+// packHeader reads the header of a pack and returns a decoder positioned at
+// its first entry.
+func packHeader(b []byte) (cacheHeader, *decoder, bool) {
+	if !bytes.HasPrefix(b, []byte(packMagic)) {
+		return cacheHeader{}, nil, false
+	}
+	d := &decoder{b: b[len(packMagic):]}
+	h := cacheHeader{Format: d.str(), Build: d.str(), Config: d.str(), Entries: d.count(1)}
+	return h, d, d.err == nil
 }
 
 // extractCached returns the cached result for f's current content, or
@@ -154,13 +187,23 @@ func saveCache(opts Options, results []fileResult) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	enc := gob.NewEncoder(w)
-	err = enc.Encode(header(opts, len(keep)))
+	h := header(opts, len(keep))
+	he := &encoder{buf: []byte(packMagic)}
+	he.str(h.Format)
+	he.str(h.Build)
+	he.str(h.Config)
+	he.uint(uint64(h.Entries))
+	_, err = w.Write(he.buf)
+	var buf, lenBuf []byte
 	for _, r := range keep {
 		if err != nil {
 			break
 		}
-		err = enc.Encode(&cacheEntry{Row: r.row, Nodes: r.nodes, Edges: r.edges, Chunks: r.chunks, Refs: r.refs, Mentions: r.mentions, Snapshot: r.snapshot})
+		buf = appendEntry(buf[:0], &cacheEntry{Row: r.row, Nodes: r.nodes, Edges: r.edges, Chunks: r.chunks, Refs: r.refs, Mentions: r.mentions, Snapshot: r.snapshot})
+		lenBuf = binary.AppendUvarint(lenBuf[:0], uint64(len(buf)))
+		if _, err = w.Write(lenBuf); err == nil {
+			_, err = w.Write(buf)
+		}
 	}
 	if err == nil {
 		err = w.Flush()

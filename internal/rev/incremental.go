@@ -12,9 +12,8 @@
 package rev
 
 import (
-	"bufio"
+	"bytes"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -53,8 +52,10 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if prev != nil {
 			gp = prev.Graph
 		}
-		gs, err = graph.Update(ctx, dst, gc, gp, next().Graph)
-		return err
+		if gs, err = graph.Update(ctx, dst, gc, gp, next().Graph); err != nil {
+			return err
+		}
+		return syncFile(dst)
 	})
 	g.Go(func() error {
 		dst := filepath.Join(dir, LexvecDB)
@@ -66,8 +67,10 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if prev != nil {
 			lp = prev.Lex
 		}
-		lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, lp, next().Lex)
-		return err
+		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, lp, next().Lex); err != nil {
+			return err
+		}
+		return syncFile(dst)
 	})
 	if err := g.Wait(); err != nil {
 		os.Remove(filepath.Join(dir, GraphDB))
@@ -104,36 +107,33 @@ func contentDigests(gc graph.Content, chunks []fact.TextChunk) *rowDigests {
 	return &d
 }
 
+// digestMagic starts rows.digest, followed by six key -> digest maps (codec.go).
+const digestMagic = "ragraf row digests 1\n"
+
 // writeDigests writes rows.digest into a revision directory.
 func writeDigests(dir string, d *rowDigests) error {
-	f, err := os.Create(filepath.Join(dir, DigestFile))
-	if err != nil {
-		return err
+	e := &encoder{buf: []byte(digestMagic)}
+	for _, m := range []map[string]uint64{d.Graph.Files, d.Graph.Nodes, d.Graph.Edges, d.Graph.Unresolved, d.Lex.Chunks, d.Lex.Symbols} {
+		appendDigestMap(e, m)
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := gob.NewEncoder(w).Encode(d); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return os.WriteFile(filepath.Join(dir, DigestFile), e.buf, 0o644)
 }
 
 // readDigests reads a revision's rows.digest; nil when it is missing or unreadable.
 func readDigests(dir string) *rowDigests {
-	f, err := os.Open(filepath.Join(dir, DigestFile))
-	if err != nil {
+	b, err := os.ReadFile(filepath.Join(dir, DigestFile))
+	if err != nil || !bytes.HasPrefix(b, []byte(digestMagic)) {
 		return nil
 	}
-	defer f.Close()
-	var d rowDigests
-	if gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&d) != nil || d.Graph == nil || d.Lex == nil {
+	dec := &decoder{b: b[len(digestMagic):]}
+	g, l := &graph.Digests{}, &lexvec.Digests{}
+	for _, m := range []*map[string]uint64{&g.Files, &g.Nodes, &g.Edges, &g.Unresolved, &l.Chunks, &l.Symbols} {
+		*m = decodeDigestMap(dec)
+	}
+	if dec.err != nil || len(dec.b) != 0 {
 		return nil
 	}
-	return &d
+	return &rowDigests{Graph: g, Lex: l}
 }
 
 // copyFile copies a published store file; published files are never written
@@ -152,5 +152,17 @@ func copyFile(src, dst string) error {
 		out.Close()
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
+	startWriteback(out)
 	return out.Close()
+}
+
+// syncFile fsyncs a finished store file, so that the sync of the whole
+// directory before publishing has little left to do.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }

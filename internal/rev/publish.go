@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"syscall"
@@ -97,14 +98,24 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	opts.Hook("published")
+	// rotation removes old revision directories while the archive report is
+	// written; it spares the parent, which the report reads, until the next
+	// build when a report is written
+	keep := []string{info.Rev}
 	if opts.Archive && parent != "" {
-		// before rotation, which may remove the parent the report reads
-		if err := archive(ctx, l, ctl, parent, info, opts.Now()); err != nil {
-			return info, fmt.Errorf("%s is published, but archiving the ledger of %s failed: %w", info.Rev, parent, err)
-		}
+		keep = append(keep, parent)
 	}
-	if err := rotate(ctx, l, ctl, opts.Config.RetainRevs, info.Rev, opts.Now()); err != nil {
+	rotated := make(chan error, 1)
+	go func() { rotated <- rotate(ctx, l, ctl, opts.Config.RetainRevs, keep, opts.Now()) }()
+	var aerr error
+	if opts.Archive && parent != "" {
+		aerr = archive(ctx, l, ctl, parent, info, opts.Now())
+	}
+	if err := <-rotated; err != nil {
 		opts.Logger.Warn("rotating old revisions", "err", err.Error())
+	}
+	if aerr != nil {
+		return info, fmt.Errorf("%s is published, but archiving the ledger of %s failed: %w", info.Rev, parent, aerr)
 	}
 	return info, nil
 }
@@ -128,9 +139,10 @@ func nextSeq(ctx context.Context, l Layout, ctl *control.Store) (int, error) {
 	return seq + 1, nil
 }
 
-// rotate removes the oldest revision directories beyond retain, never the
-// current one; their rev_history rows stay and a rotation row is appended.
-func rotate(ctx context.Context, l Layout, ctl *control.Store, retain int, current string, now time.Time) error {
+// rotate removes the oldest revision directories beyond retain, never those
+// in keep (the current one, and a parent still being read); their
+// rev_history rows stay and a rotation row is appended.
+func rotate(ctx context.Context, l Layout, ctl *control.Store, retain int, keep []string, now time.Time) error {
 	if retain < 1 {
 		retain = 1
 	}
@@ -147,7 +159,7 @@ func rotate(ctx context.Context, l Layout, ctl *control.Store, retain int, curre
 	sort.Sort(sort.Reverse(sort.IntSlice(seqs)))
 	for i, n := range seqs {
 		name := Name(n)
-		if i < retain || name == current {
+		if i < retain || slices.Contains(keep, name) {
 			continue
 		}
 		if err := os.RemoveAll(l.Rev(name)); err != nil {

@@ -8,7 +8,6 @@ package rev
 
 import (
 	"context"
-	"encoding/gob"
 	"os"
 )
 
@@ -26,13 +25,12 @@ func Reindex(ctx context.Context, opts Options) (Info, error) {
 
 // CacheEntries counts the extraction cache's entries (for tests).
 func CacheEntries(root string) int {
-	f, err := os.Open(cachePath(Layout{Root: root}))
+	b, err := os.ReadFile(cachePath(Layout{Root: root}))
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
-	var h cacheHeader
-	if gob.NewDecoder(f).Decode(&h) != nil {
+	h, _, ok := packHeader(b)
+	if !ok {
 		return 0
 	}
 	return h.Entries

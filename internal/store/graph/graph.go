@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -62,8 +63,39 @@ func PropsJSON(props map[string]string) string {
 	if len(props) == 0 {
 		return "{}"
 	}
-	b, _ := json.Marshal(props) // maps marshal with sorted keys
-	return string(b)
+	// plain keys and values (printable ASCII that JSON does not escape) are
+	// written directly; anything else goes through encoding/json, whose bytes
+	// the direct path reproduces
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range slices.Sorted(maps.Keys(props)) {
+		v := props[k]
+		if !plainJSON(k) || !plainJSON(v) {
+			out, _ := json.Marshal(props) // maps marshal with sorted keys
+			return string(out)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(k)
+		b.WriteString(`":"`)
+		b.WriteString(v)
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// plainJSON says whether encoding/json writes s as it is between quotes.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
 }
 
 // Files writes file rows.

@@ -2,7 +2,9 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,5 +49,40 @@ func TestOpenRefusesOtherSchemaVersion(t *testing.T) {
 	}
 	if msg := err.Error(); !strings.Contains(msg, "42") || !strings.Contains(msg, "version 1") {
 		t.Errorf("message does not name both versions: %s", msg)
+	}
+}
+
+// TestPropsJSONMatchesEncodingJSON: the direct encoding of plain props gives
+// the bytes encoding/json gives, and props that need escaping still do.
+func TestPropsJSONMatchesEncodingJSON(t *testing.T) {
+	alphabet := []string{"a", "Z", "9", " ", "_", "-", "/", ":", "\\", `"`, "<", ">", "&", "\n", "\t", "é", "\u2028", "\xff", "{", "'"}
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	plain := 0
+	for range 20000 {
+		m := map[string]string{}
+		for range r.IntN(4) {
+			m[word()] = word()
+		}
+		want := "{}"
+		if len(m) > 0 {
+			b, _ := json.Marshal(m)
+			want = string(b)
+		}
+		if got := PropsJSON(m); got != want {
+			t.Fatalf("PropsJSON(%q) = %s, want %s", m, got, want)
+		}
+		if !strings.ContainsAny(want, `\`) {
+			plain++
+		}
+	}
+	if plain < 1000 {
+		t.Fatalf("only %d plain cases exercised the direct path", plain)
 	}
 }

@@ -10,12 +10,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"hash/fnv"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/rowhash"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 )
 
@@ -48,26 +47,20 @@ func ContentDigests(c Content) *Digests {
 		Edges: make(map[string]uint64, len(c.Edges)), Unresolved: make(map[string]uint64, len(c.Unresolved)),
 	}
 	for _, f := range c.Files {
-		d.Files[f.Path] = digest(fileKey(f))
+		d.Files[f.Path] = fileDigest(&f)
 	}
 	for i := range c.Nodes {
-		d.Nodes[c.Nodes[i].ID] = digest(nodeKey(&c.Nodes[i]))
+		d.Nodes[c.Nodes[i].ID] = nodeDigest(&c.Nodes[i])
 	}
 	for i := range c.Edges {
 		e := &c.Edges[i]
-		d.Edges[e.ID] = digest(edgeKey(string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)))
+		d.Edges[e.ID] = edgeDigest(e)
 	}
 	for i := range c.Unresolved {
 		r := &c.Unresolved[i]
-		d.Unresolved[r.ID] = digest(unresolvedKey(string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason))
+		d.Unresolved[r.ID] = unresolvedDigest(string(r.Kind), r.Name, r.From, r.Path, r.Line, r.Reason)
 	}
 	return d
-}
-
-func digest(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
 }
 
 // Update makes the graph.sqlite at path, a copy of an earlier revision's
@@ -101,7 +94,7 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 		func(rows *sql.Rows) (string, uint64, error) {
 			var f File
 			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime)
-			return f.Path, digest(fileKey(f)), err
+			return f.Path, fileDigest(&f), err
 		})
 	if err != nil {
 		return st, err
@@ -137,7 +130,7 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 	changed, err = u.sync("node", "id", u.prevOf(func(d *Digests) map[string]uint64 { return d.Nodes }), next.Nodes,
 		`SELECT `+nodeCols+` FROM node`, func(rows *sql.Rows) (string, uint64, error) {
 			n, err := scanNode(rows)
-			return n.ID, digest(nodeKey(&n)), err
+			return n.ID, nodeDigest(&n), err
 		})
 	if err != nil {
 		return st, err
@@ -162,7 +155,7 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 			var conf float64
 			var line int
 			err := rows.Scan(&id, &kind, &src, &dst, &prov, &conf, &epath, &line, &sources, &props)
-			return id, digest(edgeKey(kind, src, dst, prov, conf, epath, line, sources, props)), err
+			return id, edgeRowDigest(kind, src, dst, prov, conf, epath, line, sources, props), err
 		})
 	if err != nil {
 		return st, err
@@ -186,7 +179,7 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 			var id, kind, name, src, path, reason string
 			var line int
 			err := rows.Scan(&id, &kind, &name, &src, &path, &line, &reason)
-			return id, digest(unresolvedKey(kind, name, src, path, line, reason)), err
+			return id, unresolvedDigest(kind, name, src, path, line, reason), err
 		})
 	if err != nil {
 		return st, err
@@ -292,18 +285,70 @@ func (u *updater) sync(table, keyCol string, prev, want map[string]uint64, query
 
 // The keys below render a row's content so two rows compare as strings.
 
-func fileKey(f File) string {
-	return strings.Join([]string{f.Lang, f.Status, f.Reason, strconv.FormatInt(f.Size, 10), strconv.Itoa(f.Lines), f.Hash, strconv.FormatInt(f.MTime, 10)}, "\x00")
+// The digests below fingerprint a row's columns as stored, in column order
+// (rowhash: FNV-1a over the fields joined by NUL).
+
+func fileDigest(f *File) uint64 {
+	h := rowhash.New()
+	h.Str(f.Lang)
+	h.Str(f.Status)
+	h.Str(f.Reason)
+	h.Int(f.Size)
+	h.Int(int64(f.Lines))
+	h.Str(f.Hash)
+	h.Int(f.MTime)
+	return h.Sum()
 }
 
-func nodeKey(n *fact.Node) string {
-	return strings.Join([]string{string(n.Kind), n.Name, n.QName, n.Path, strconv.Itoa(n.StartLine), strconv.Itoa(n.EndLine), n.Lang, n.Parent, n.Signature, PropsJSON(n.Props)}, "\x00")
+func nodeDigest(n *fact.Node) uint64 {
+	h := rowhash.New()
+	h.Str(string(n.Kind))
+	h.Str(n.Name)
+	h.Str(n.QName)
+	h.Str(n.Path)
+	h.Int(int64(n.StartLine))
+	h.Int(int64(n.EndLine))
+	h.Str(n.Lang)
+	h.Str(n.Parent)
+	h.Str(n.Signature)
+	h.Str(PropsJSON(n.Props))
+	return h.Sum()
 }
 
-func edgeKey(kind, src, dst, prov string, conf float64, path string, line int, sources, props string) string {
-	return strings.Join([]string{kind, src, dst, prov, strconv.FormatFloat(conf, 'g', -1, 64), path, strconv.Itoa(line), sources, props}, "\x00")
+func edgeDigest(e *fact.Edge) uint64 {
+	h := edgeHead(string(e.Kind), e.From, e.To, string(e.Provenance), e.Confidence, e.EvidencePath, e.EvidenceLine)
+	h.Join(e.Sources, ",")
+	h.Str(PropsJSON(e.Props))
+	return h.Sum()
 }
 
-func unresolvedKey(kind, name, src, path string, line int, reason string) string {
-	return strings.Join([]string{kind, name, src, path, strconv.Itoa(line), reason}, "\x00")
+// edgeRowDigest is edgeDigest of an edge read back from its row.
+func edgeRowDigest(kind, src, dst, prov string, conf float64, path string, line int, sources, props string) uint64 {
+	h := edgeHead(kind, src, dst, prov, conf, path, line)
+	h.Str(sources)
+	h.Str(props)
+	return h.Sum()
+}
+
+func edgeHead(kind, src, dst, prov string, conf float64, path string, line int) rowhash.Hash {
+	h := rowhash.New()
+	h.Str(kind)
+	h.Str(src)
+	h.Str(dst)
+	h.Str(prov)
+	h.Float(conf)
+	h.Str(path)
+	h.Int(int64(line))
+	return h
+}
+
+func unresolvedDigest(kind, name, src, path string, line int, reason string) uint64 {
+	h := rowhash.New()
+	h.Str(kind)
+	h.Str(name)
+	h.Str(src)
+	h.Str(path)
+	h.Int(int64(line))
+	h.Str(reason)
+	return h.Sum()
 }

@@ -8,12 +8,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"hash/fnv"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/rowhash"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 )
 
@@ -37,17 +36,23 @@ func symbolsOf(nodes []fact.Node) map[string]symbolTerms {
 }
 
 func chunkDigest(c *fact.TextChunk) uint64 {
-	return digest(strings.Join([]string{c.NodeID, c.Kind, c.Path, strconv.Itoa(c.StartLine), strconv.Itoa(c.EndLine), c.Text}, "\x00"))
+	h := rowhash.New()
+	h.Str(c.NodeID)
+	h.Str(c.Kind)
+	h.Str(c.Path)
+	h.Int(int64(c.StartLine))
+	h.Int(int64(c.EndLine))
+	h.Str(c.Text)
+	return h.Sum()
 }
 
 func symbolDigest(t symbolTerms) uint64 {
-	return digest(t.name + "\x00" + t.qname + "\x00" + t.sig + "\x00" + t.kind)
-}
-
-func digest(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+	h := rowhash.New()
+	h.Str(t.name)
+	h.Str(t.qname)
+	h.Str(t.sig)
+	h.Str(t.kind)
+	return h.Sum()
 }
 
 // ContentDigests fingerprints the rows a write of chunks and nodes holds.
