@@ -552,8 +552,11 @@ func stringLiteral(text, kind string) (string, bool) {
 			return s, true
 		}
 	}
-	return strings.NewReplacer(`\\`, `\`, `\'`, `'`).Replace(body), true
+	return singleQuoted.Replace(body), true
 }
+
+// singleQuoted decodes the two escapes of a single-quoted PHP string.
+var singleQuoted = strings.NewReplacer(`\\`, `\`, `\'`, `'`)
 
 func copyProps(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m)+1)

@@ -218,7 +218,8 @@ func (s *Store) NodesLike(ctx context.Context, sub string, limit int) ([]fact.No
 		ORDER BY name_lower != ?, length(name), qname_lower, path, start_line, id LIMIT ?`, pat, pat, low, limit)
 }
 
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
+	return likeEscaper.Replace(s)
 }
