@@ -30,7 +30,10 @@ type Call struct {
 	Kind       string  `json:"kind"`
 	Provenance string  `json:"provenance"`
 	Confidence float64 `json:"confidence"`
-	Chain      []Step  `json:"chain"`
+	// Chain is the calls from this definition to the target, beyond depth 1;
+	// at depth 1 the site fields above are the whole chain.
+	Chain []Step `json:"chain,omitempty"`
+	steps []Step // the chain at every depth, for stale marks
 }
 
 // CallsResult splits calls by provenance: stated calls are proven targets,
@@ -134,7 +137,7 @@ func (s *Service) finishCalls(ctx context.Context, env *Envelope, snap *snapshot
 	for _, l := range [][]Call{res.Stated, res.Derived} {
 		for _, c := range l {
 			paths = append(paths, c.Path, c.SitePath)
-			for _, st := range c.Chain {
+			for _, st := range c.steps {
 				paths = append(paths, st.Path)
 			}
 		}
@@ -147,10 +150,17 @@ func calls(rs []reached, syms map[string]*Symbol) []Call {
 	out := make([]Call, 0, len(items))
 	for _, it := range items {
 		first := it.Chain[0]
-		out = append(out, Call{Symbol: it.Symbol, Depth: it.Depth, SitePath: first.Path, SiteLine: first.Line,
-			Kind: first.Kind, Provenance: chainProvenance(it.Chain), Confidence: chainConfidence(it.Chain), Chain: it.Chain})
+		out = append(out, newCall(it.Symbol, it.Depth, first.Path, first.Line, first.Kind, chainProvenance(it.Chain), chainConfidence(it.Chain), it.Chain))
 	}
 	return out
+}
+
+func newCall(sym Symbol, depth int, path string, line int, kind, prov string, conf float64, chain []Step) Call {
+	c := Call{Symbol: sym, Depth: depth, SitePath: path, SiteLine: line, Kind: kind, Provenance: prov, Confidence: conf, steps: chain}
+	if depth > 1 {
+		c.Chain = chain
+	}
+	return c
 }
 
 func chainProvenance(ch []Step) string {
@@ -223,8 +233,7 @@ func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, err
 			continue
 		}
 		ch := steps([]fact.Edge{e})
-		c := Call{Symbol: *sym, Depth: 1, SitePath: e.EvidencePath, SiteLine: e.EvidenceLine, Kind: string(e.Kind),
-			Provenance: string(e.Provenance), Confidence: e.Confidence, Chain: ch}
+		c := newCall(*sym, 1, e.EvidencePath, e.EvidenceLine, string(e.Kind), string(e.Provenance), e.Confidence, ch)
 		if e.Provenance == fact.Stated {
 			stated = append(stated, c)
 		} else {

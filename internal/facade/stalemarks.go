@@ -36,7 +36,7 @@ func markStale(result any, v *StaleView) any {
 		markSymbol(&r.Target, v)
 		for _, l := range [][]Call{r.Stated, r.Derived} {
 			for i := range l {
-				l[i].Stale = v.Chain(chainSteps(l[i].Symbol, l[i].Chain)...)
+				l[i].Stale = v.Chain(chainSteps(l[i].Symbol, l[i].steps)...)
 			}
 		}
 		return r
