@@ -147,8 +147,12 @@ func SchemaFromNodes(nodes []fact.Node) sqlschema.Schema {
 		if t.Column(n.Name) != nil {
 			continue
 		}
+		var def *string
+		if d, ok := n.Props["default"]; ok {
+			def = &d
+		}
 		t.Columns = append(t.Columns, sqlschema.Column{Name: n.Name, Type: n.Props["type"],
-			Nullable: n.Props["nullable"] == "true", Key: n.Props["key"], Line: n.StartLine})
+			Nullable: n.Props["nullable"] == "true", Default: def, Key: n.Props["key"], Line: n.StartLine})
 	}
 	var s sqlschema.Schema
 	sort.Strings(order)
@@ -189,6 +193,12 @@ func changeDeltas(rev, path string, oldNodes []fact.Node, cs []sqlschema.Change)
 			note = fmt.Sprintf("column %s.%s removed (%s)", c.Table, c.Column, c.Old)
 		case sqlschema.ColumnTypeChanged:
 			note = fmt.Sprintf("column %s.%s changed type (%s -> %s)", c.Table, c.Column, c.Old, c.New)
+		case sqlschema.ColumnNullChanged:
+			note = fmt.Sprintf("column %s.%s changed nullability (%s -> %s)", c.Table, c.Column, c.Old, c.New)
+		case sqlschema.DefaultChanged:
+			note = fmt.Sprintf("column %s.%s changed default (%s -> %s)", c.Table, c.Column, c.Old, c.New)
+		case sqlschema.KeyChanged:
+			note = fmt.Sprintf("column %s.%s changed key (%s -> %s)", c.Table, c.Column, c.Old, c.New)
 		}
 		if c.Column != "" && c.Kind != sqlschema.ColumnAdded {
 			if id := ids[c.Table+"."+c.Column]; id != "" {

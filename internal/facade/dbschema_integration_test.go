@@ -91,12 +91,19 @@ func TestFT5_IndexReadsLiveSchema_MariaDB(t *testing.T)  { liveIndexReadsSchema(
 func TestFT5_IndexReadsLiveSchema_Postgres(t *testing.T) { liveIndexReadsSchema(t, "postgres") }
 
 // dbSchemaDiff applies a migration to the live database and checks that
-// db-schema-diff names table and column, once (FT-30, FT-27).
+// db-schema-diff names table and column, with type, nullability, default and
+// key changes, once (FT-30, FT-27).
 func dbSchemaDiff(t *testing.T, driver, addedType string) {
 	ctx := context.Background()
 	db, s := liveProject(t, driver)
 	db.Exec(`ALTER TABLE lp_orders ADD COLUMN status VARCHAR(20)`, `ALTER TABLE lp_customers DROP COLUMN note`,
-		`CREATE TABLE lp_coupons (code VARCHAR(32) NOT NULL PRIMARY KEY)`)
+		`CREATE TABLE lp_coupons (code VARCHAR(32) NOT NULL PRIMARY KEY)`,
+		`CREATE UNIQUE INDEX lp_customers_email ON lp_customers (email)`)
+	if driver == "postgres" {
+		db.Exec(`ALTER TABLE lp_orders ALTER COLUMN total SET DEFAULT 0`, `ALTER TABLE lp_orders ALTER COLUMN total SET NOT NULL`)
+	} else {
+		db.Exec(`ALTER TABLE lp_orders MODIFY total INTEGER NOT NULL DEFAULT 0`)
+	}
 	env, err := s.DriftDetect(ctx, DriftDetectArgs{Method: drift.MethodDBSchemaDiff})
 	if err != nil {
 		t.Fatal(err)
@@ -110,8 +117,11 @@ func dbSchemaDiff(t *testing.T, driver, addedType string) {
 		got = append(got, e.Note)
 	}
 	want := []string{
+		"column lp_customers.email changed key (no key -> UNI)",
 		"column lp_customers.note removed (text)",
 		"column lp_orders.status added (" + addedType + ")",
+		"column lp_orders.total changed default (no default -> 0)",
+		"column lp_orders.total changed nullability (NULL -> NOT NULL)",
 		"table lp_coupons added",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -159,9 +159,14 @@ func TestFT5_Facts(t *testing.T) {
 }
 
 func TestFT5_Diff(t *testing.T) {
-	old, _ := Parse("a.sql", []byte("CREATE TABLE a (x int, y int); CREATE TABLE gone (z int);"), Options{})
-	new, _ := Parse("a.sql", []byte("CREATE TABLE a (x bigint, w int); CREATE TABLE fresh (z int);"), Options{})
+	old, _ := Parse("a.sql", []byte("CREATE TABLE a (x int, y int, n int NULL, d int DEFAULT 1, k int, p int PRIMARY KEY); CREATE TABLE gone (z int);"), Options{})
+	new, _ := Parse("a.sql", []byte("CREATE TABLE a (x bigint, w int, n int NOT NULL, d int DEFAULT 2, k int UNIQUE, p int); CREATE TABLE fresh (z int);"), Options{})
 	want := []Change{
+		{Table: "a", Column: "d", Kind: DefaultChanged, Old: "1", New: "2"},
+		{Table: "a", Column: "k", Kind: KeyChanged, Old: "no key", New: "UNI"},
+		{Table: "a", Column: "n", Kind: ColumnNullChanged, Old: "NULL", New: "NOT NULL"},
+		{Table: "a", Column: "p", Kind: KeyChanged, Old: "PRI", New: "no key"},
+		{Table: "a", Column: "p", Kind: ColumnNullChanged, Old: "NOT NULL", New: "NULL"},
 		{Table: "a", Column: "w", Kind: ColumnAdded, New: "int"},
 		{Table: "a", Column: "x", Kind: ColumnTypeChanged, Old: "int", New: "bigint"},
 		{Table: "a", Column: "y", Kind: ColumnRemoved, Old: "int"},
