@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -133,9 +134,16 @@ func extractAll(ctx context.Context, opts Options, cache extractCache, files []c
 	var done, reused atomic.Int64
 	next := make(chan int)
 	g, gctx := errgroup.WithContext(ctx)
+	// largest files first, so no worker is left with a big file at the end
+	// while the others idle; results still land by corpus index
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
 	g.Go(func() error {
 		defer close(next)
-		for i := range files {
+		for _, i := range order {
 			select {
 			case next <- i:
 			case <-gctx.Done():
