@@ -199,3 +199,44 @@ func TestFT5_SchemaMergesMigrations(t *testing.T) {
 		}
 	}
 }
+
+// TestFT5_SchemaShowsRenamedColumns: a column another SQL file renames is
+// shown ended there (dropped_at, renamed_to), and the new name is listed from
+// that file with the old definition when the rename gave none.
+func TestFT5_SchemaShowsRenamedColumns(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "database/schema.sql", "CREATE TABLE orders (\n  id INT NOT NULL PRIMARY KEY,\n  coupon VARCHAR(32) NOT NULL\n);\n")
+	writeFile(t, root, "database/migrations/2024_02_01_rename.sql", "ALTER TABLE orders RENAME COLUMN coupon TO coupon_code;\n")
+	cfg := config.Default()
+	cfg.Languages = append(cfg.Languages, "sql")
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	env, err := s.Schema(context.Background(), SchemaArgs{Table: "orders"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tb := range env.Result.(SchemaResult).Tables {
+		if tb.Path != "database/schema.sql" {
+			continue
+		}
+		for _, c := range tb.Columns {
+			got = append(got, fmt.Sprintf("%s %s null=%v dropped_at=%s renamed_to=%s renamed_from=%s at %s:%d",
+				c.Name, c.Type, c.Nullable, c.DroppedAt, c.RenamedTo, c.RenamedFrom, c.Path, c.Line))
+		}
+	}
+	want := []string{
+		"id int null=false dropped_at= renamed_to= renamed_from= at :2",
+		"coupon varchar(32) null=false dropped_at=database/migrations/2024_02_01_rename.sql:1 renamed_to=coupon_code renamed_from= at :3",
+		"coupon_code varchar(32) null=false dropped_at= renamed_to= renamed_from=coupon at database/migrations/2024_02_01_rename.sql:1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("columns (-want +got):\n%s", diff)
+	}
+}

@@ -47,6 +47,10 @@ type SchemaColumn struct {
 	Path      string  `json:"path,omitempty"`
 	Line      int     `json:"line"`
 	DroppedAt string  `json:"dropped_at,omitempty"`
+	// a column renamed by another SQL file: the old one names the new name,
+	// the new one the old name (and keeps its definition when the rename gave none)
+	RenamedTo   string `json:"renamed_to,omitempty"`
+	RenamedFrom string `json:"renamed_from,omitempty"`
 }
 
 // SchemaFK is one foreign key.
@@ -126,7 +130,7 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 				continue
 			}
 			sc := SchemaColumn{ID: c.ID, Name: c.Name, Type: c.Props["type"], Nullable: c.Props["nullable"] == "true", Key: c.Props["key"], Line: c.StartLine,
-				DroppedAt: merged.dropped[c.ID]}
+				DroppedAt: merged.dropped[c.ID], RenamedTo: merged.renamed[c.ID], RenamedFrom: c.Props["renamed_from"]}
 			if c.Path != t.Path {
 				sc.Path = c.Path
 				paths = append(paths, c.Path)
@@ -136,6 +140,7 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 			}
 			st.Columns = append(st.Columns, sc)
 		}
+		keepRenamedDefinitions(st.Columns)
 		// the table's own columns by line, then those other files add, by file
 		sort.SliceStable(st.Columns, func(i, j int) bool {
 			a, b := st.Columns[i], st.Columns[j]
@@ -197,10 +202,29 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	return s.done(ctx, env, snap, paths)
 }
 
+// keepRenamedDefinitions gives a column renamed without a definition (RENAME
+// COLUMN) the definition of the column it renames.
+func keepRenamedDefinitions(cols []SchemaColumn) {
+	for i := range cols {
+		c := &cols[i]
+		if c.RenamedFrom == "" || c.Type != "" {
+			continue
+		}
+		for _, o := range cols {
+			if o.RenamedTo == c.Name && strings.EqualFold(o.Name, c.RenamedFrom) {
+				c.Type, c.Nullable, c.Default, c.Key = o.Type, o.Nullable, o.Default, o.Key
+				break
+			}
+		}
+	}
+}
+
 // altered is what the SQL files that alter a table do to it: the columns
-// they add or change, and the columns they drop (id -> "path:line").
+// they add or change, and the columns they drop or rename (id -> "path:line",
+// and id -> new name).
 type altered struct {
 	added     []fact.Node
+	renamed   map[string]string
 	dropped   map[string]string
 	droppedAt string // "path:line" of a DROP TABLE in another SQL file
 }
@@ -210,7 +234,7 @@ type altered struct {
 // (resolve/domain.go mergeAlterations). A changed column is listed again
 // from the altering file, and the definition it replaces is dropped there.
 func (s *Service) alteredColumns(ctx context.Context, snap *snapshot, table string) (altered, error) {
-	out := altered{dropped: map[string]string{}}
+	out := altered{dropped: map[string]string{}, renamed: map[string]string{}}
 	es, err := snap.graph.EdgesFrom(ctx, table, []fact.EdgeKind{fact.Contains})
 	if err != nil {
 		return out, storeError(err)
@@ -223,6 +247,10 @@ func (s *Service) alteredColumns(ctx context.Context, snap *snapshot, table stri
 		switch e.Props["op"] {
 		case "drop":
 			out.dropped[e.To] = e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine)
+			continue
+		case "rename":
+			out.dropped[e.To] = e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine)
+			out.renamed[e.To] = e.Props["to"]
 			continue
 		case "drop_table":
 			out.droppedAt = e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine)

@@ -158,6 +158,9 @@ type domainLinker struct {
 	commands map[string][]int // cli_command name -> node indexes
 	out      Output
 	applied  map[string]bool // partial table node ids applied onto a table another file creates
+	// typeOf maps a column renamed without a definition (RENAME COLUMN) to
+	// the column it renames, whose type it keeps
+	typeOf map[int]int
 }
 
 func newDomainLinker(in DomainInput) *domainLinker {
@@ -165,7 +168,7 @@ func newDomainLinker(in DomainInput) *domainLinker {
 		byQName: map[string][]int{}, bySuffix: map[string][]int{}, methods: map[string][]int{},
 		files: map[string]int{}, handlers: map[string][]*fact.Ref{}, hooks: map[string][]*fact.Ref{},
 		commands: map[string][]int{}}
-	l.merged, l.applied = map[string][]int{}, map[string]bool{}
+	l.merged, l.applied, l.typeOf = map[string][]int{}, map[string]bool{}, map[int]int{}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		switch n.Kind {
@@ -456,7 +459,8 @@ func (l *domainLinker) mention(m *MentionAt) {
 // the schema file, so the order is among the alterations only). A column an
 // alteration adds or changes gets a contains edge from the created table,
 // with the column's own line as evidence and via=alter; a column it drops,
-// or whose definition it replaces, gets one with op=drop at that line. merged
+// or whose definition it replaces, gets one with op=drop at that line, and a
+// column it renames one with op=rename and to=<new name>. merged
 // keeps the resulting
 // column set for conflicts.
 func (l *domainLinker) mergeAlterations() {
@@ -517,6 +521,18 @@ func (l *domainLinker) mergeAlterations() {
 				for _, ci := range l.colsOf[alt.ID] {
 					c := &l.nodes[ci]
 					ref := &fact.Ref{Path: c.Path, Line: c.StartLine}
+					if from := c.Props[sqlschema.PropRenamedFrom]; from != "" && find(c.Name) < 0 {
+						if j := find(from); j >= 0 {
+							// renamed: the old column ends here, the new one takes its place
+							l.edge(fact.Contains, base, l.nodes[cols[j]].ID, ref, fact.Stated, 1, map[string]string{"via": "alter", "op": "rename", "to": c.Name})
+							if c.Props["type"] == "" {
+								l.typeOf[ci] = cols[j]
+							}
+							cols[j] = ci
+							l.edge(fact.Contains, base, c.ID, ref, fact.Stated, 1, map[string]string{"via": "alter"})
+							continue
+						}
+					}
 					if j := find(c.Name); j >= 0 {
 						// changed (MODIFY/CHANGE): the old definition ends here
 						l.edge(fact.Contains, base, l.nodes[cols[j]].ID, ref, fact.Stated, 1, map[string]string{"via": "alter", "op": "drop"})
@@ -559,7 +575,11 @@ func (l *domainLinker) conflicts() []SchemaConflict {
 			}
 			for _, ci := range cols {
 				c := strings.ToLower(l.nodes[ci].Name)
-				per[j][c] = col{normType(l.nodes[ci].Props["type"]), l.nodes[ci].Props["nullable"]}
+				def := ci // where the definition is: a renamed column keeps its old one
+				if o, ok := l.typeOf[ci]; ok {
+					def = o
+				}
+				per[j][c] = col{normType(l.nodes[def].Props["type"]), l.nodes[def].Props["nullable"]}
 				all[c] = true
 			}
 		}

@@ -111,3 +111,60 @@ func TestFT5_AlterationsApplyAcrossFiles(t *testing.T) {
 		t.Errorf("conflicts = %s, want none once the migrations are applied", c)
 	}
 }
+
+// TestFT5_RenameColumnAcrossFiles: RENAME COLUMN and CHANGE COLUMN of a
+// column another file creates end the old column with op=rename (naming the
+// new one) and add the new one, which keeps the old definition when the
+// statement gives none; a live database that ran the migrations agrees.
+func TestFT5_RenameColumnAcrossFiles(t *testing.T) {
+	files := []struct{ path, src string }{
+		{"database/schema.sql", "CREATE TABLE orders (\n  id INT NOT NULL,\n  total INT NOT NULL,\n  coupon VARCHAR(32)\n);\n"},
+		{"database/migrations/2024_02_01_rename.sql", "-- clearer name\nALTER TABLE orders RENAME COLUMN coupon TO coupon_code;\n"},
+		{"database/migrations/2024_03_01_change.sql", "ALTER TABLE orders CHANGE total amount BIGINT NOT NULL;\n"},
+	}
+	var nodes []fact.Node
+	for _, f := range files {
+		s, probs := sqlschema.Parse(f.path, []byte(f.src), sqlschema.Options{})
+		if len(probs) != 0 {
+			t.Fatalf("%s: %+v", f.path, probs)
+		}
+		n, _ := s.Facts()
+		nodes = append(nodes, n...)
+	}
+	live := sqlschema.Schema{Tables: []sqlschema.Table{{Name: "orders", Source: "information_schema", Path: "db:mysql/shop", Line: 1,
+		Columns: []sqlschema.Column{{Name: "id", Type: "int"}, {Name: "amount", Type: "bigint"}, {Name: "coupon_code", Type: "varchar(32)"}}}}}
+	n, _ := live.Facts()
+	nodes = append(nodes, n...)
+	out, err := Domain(context.Background(), DomainInput{Nodes: nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, n := range nodes {
+		names[n.ID] = n.QName
+	}
+	var got []string
+	for _, e := range out.Edges {
+		if e.Kind != fact.Contains || e.Props["via"] != "alter" {
+			continue
+		}
+		op := "add"
+		if o := e.Props["op"]; o != "" {
+			op = o + e.Props["to"]
+		}
+		got = append(got, op+" "+names[e.To]+" "+e.EvidencePath+":"+strconv.Itoa(e.EvidenceLine))
+	}
+	sort.Strings(got)
+	want := []string{
+		"add orders.amount database/migrations/2024_03_01_change.sql:1",
+		"add orders.coupon_code database/migrations/2024_02_01_rename.sql:2",
+		"renameamount orders.total database/migrations/2024_03_01_change.sql:1",
+		"renamecoupon_code orders.coupon database/migrations/2024_02_01_rename.sql:2",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("alter edges (-want +got):\n%s", diff)
+	}
+	if c := out.Meta[MetaSchemaConflicts]; c != "[]" {
+		t.Errorf("conflicts = %s, want none: the renamed column keeps its varchar(32)", c)
+	}
+}

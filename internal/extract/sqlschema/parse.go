@@ -331,10 +331,19 @@ func (b *builder) alter(d *sqlparser.AlterTable, st stmt) {
 		case *sqlparser.ModifyColumn:
 			b.replaceColumn(t, o.NewColDefinition.Name.String(), o.NewColDefinition, lines)
 		case *sqlparser.ChangeColumn:
-			b.replaceColumn(t, o.OldColumn.Name.String(), o.NewColDefinition, lines)
+			old, name := o.OldColumn.Name.String(), o.NewColDefinition.Name.String()
+			elsewhere := t.Partial && t.Column(old) == nil && !strings.EqualFold(old, name)
+			b.replaceColumn(t, old, o.NewColDefinition, lines)
+			if c := t.Column(name); elsewhere && c != nil {
+				c.RenamedFrom = old
+			}
 		case *sqlparser.RenameColumn:
-			if c := t.Column(o.OldName.Name.String()); c != nil {
-				c.Name = o.NewName.Name.String()
+			old, name := o.OldName.Name.String(), o.NewName.Name.String()
+			if c := t.Column(old); c != nil {
+				c.Name = name
+			} else if t.Partial {
+				// a column of the table's own file: the link step applies it
+				t.Columns = append(t.Columns, Column{Name: name, Nullable: true, Line: lines.find(name), RenamedFrom: old})
 			}
 		case *sqlparser.AddIndexDefinition:
 			b.addIndex(t, o.IndexDefinition, lines.find(o.IndexDefinition.Info.Name.String()))

@@ -53,6 +53,10 @@ type Column struct {
 	Default  *string // nil when there is no default
 	Key      string  // "PRI", "UNI", "MUL" or "" (MySQL's COLUMN_KEY meaning)
 	Line     int     // where the column was defined (or last changed)
+	// RenamedFrom is the old name when an ALTER TABLE renames a column of a
+	// table defined in another file; Type is "" when the statement gives no
+	// definition (RENAME COLUMN), and the link step takes the old column's.
+	RenamedFrom string
 }
 
 // Index is one index or key of a table.
@@ -131,6 +135,9 @@ func (s Schema) Facts() ([]fact.Node, []fact.Edge) {
 			if c.Default != nil {
 				props["default"] = *c.Default
 			}
+			if c.RenamedFrom != "" {
+				props[PropRenamedFrom] = c.RenamedFrom
+			}
 			line := c.Line
 			if line == 0 {
 				line = t.Line
@@ -162,6 +169,10 @@ const (
 	PropPartial    = "partial"     // "true" when the node only alters the table
 	PropDropped    = "dropped"     // "col:line,col:line": the columns it drops
 	PropDropsTable = "drops_table" // "true" when the file drops the table
+
+	// PropRenamedFrom on a column node of a partial table: the column of the
+	// altered table it renames.
+	PropRenamedFrom = "renamed_from"
 )
 
 func tableProps(t Table) map[string]string {
