@@ -225,7 +225,7 @@ const (
 func (r *resolver) resolve(ref *fact.Ref) outcome {
 	switch ref.Kind {
 	case fact.RefReturns, fact.RefPropType, fact.RefDocMethod, fact.RefDocProperty, fact.RefMixin,
-		fact.RefTraitAlias, fact.RefDefine, refGlobal:
+		fact.RefTraitAlias, fact.RefDefine, refGlobal, refPropAssign:
 		return skip
 	case fact.RefExtends:
 		return r.classTarget(ref, fact.Extends)

@@ -201,3 +201,11 @@ func TestGlobalKindMatchesPHP(t *testing.T) {
 		t.Fatalf("php.RefGlobal %q != refGlobal %q", php.RefGlobal, refGlobal)
 	}
 }
+
+// TestPropAssignKindMatchesPHP keeps the property-assignment kind in step
+// with the PHP extractor.
+func TestPropAssignKindMatchesPHP(t *testing.T) {
+	if php.RefPropAssign != refPropAssign {
+		t.Fatalf("php.RefPropAssign %q != refPropAssign %q", php.RefPropAssign, refPropAssign)
+	}
+}

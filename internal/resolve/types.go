@@ -211,7 +211,11 @@ func (r *resolver) propType(class, name string, depth int) []string {
 	var out []string
 	ps := r.lookupProp(class, name)
 	for _, p := range ps {
-		out = addTypes(out, r.eval(r.propTypes[r.nodes[p].ID], class, depth+1))
+		if d, declared := r.propTypes[r.nodes[p].ID]; declared {
+			out = addTypes(out, r.eval(d, class, depth+1))
+		} else {
+			out = addTypes(out, r.assignedType(p, class, depth))
+		}
 	}
 	if len(out) == 0 {
 		out = r.eval(r.docPropType(class, name, 0), class, depth+1)

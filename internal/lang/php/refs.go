@@ -19,6 +19,7 @@ import (
 type classCtx struct {
 	fq     string // "" for an anonymous class
 	parent string // FQ name of the extended class, "" if none
+	id     string // the class node's id, "" when not found
 }
 
 // refWalker walks a whole file after the structural walk; it looks up the
@@ -259,6 +260,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.visit(e)
 	case "assignment_expression":
 		r.assign(n)
+	case "augmented_assignment_expression":
+		r.propAssign(n)
+		r.children(n)
 	case "if_statement":
 		r.ifStmt(n)
 	case "foreach_statement":
@@ -433,7 +437,7 @@ func (r *refWalker) classLike(n *sitter.Node) {
 	kind := classKinds[n.Kind()]
 	fq := r.sc.qualify(r.text(nn))
 	id := r.find(kind, fq, line(n.StartPosition()))
-	ctx := &classCtx{fq: fq}
+	ctx := &classCtx{fq: fq, id: id}
 	prevCls, prevFrom := r.cls, r.from
 	if id != "" {
 		r.from = id
@@ -514,13 +518,18 @@ func (r *refWalker) classBody(body *sitter.Node, fq string) {
 
 func (r *refWalker) property(m *sitter.Node, fq string) {
 	d := ""
+	// declared: the property states a type (maybe one naming no class), so
+	// what methods assign to it does not type it
+	declared := false
 	if t := m.ChildByFieldName("type"); t != nil {
+		declared = true
 		d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
 	}
 	ln := line(m.StartPosition())
 	if doc, dl := r.docBefore(m); doc != "" {
 		for _, t := range docTags(doc) {
 			if t.tag == "var" {
+				declared = true
 				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
 				d = union(d, dd)
 			}
@@ -538,7 +547,7 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 			if v := el.ChildByFieldName("default_value"); v != nil {
 				r.visit(v)
 			}
-			if d != "" && fq != "" {
+			if declared && fq != "" {
 				if id := r.find(fact.Property, fq+"::"+r.text(nn), line(el.StartPosition())); id != "" {
 					r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: ln, Name: strings.TrimPrefix(r.text(nn), "$"), Recv: d})
 				}
@@ -716,8 +725,10 @@ func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
 		if d != "" {
 			r.env[name] = d
 		}
-		if p.Kind() == "property_promotion_parameter" && r.cls != nil && r.cls.fq != "" && d != "" {
-			if id := r.find(fact.Property, r.cls.fq+"::$"+name, line(p.StartPosition())); id != "" {
+		if p.Kind() == "property_promotion_parameter" && r.cls != nil && r.cls.fq != "" {
+			if p.ChildByFieldName("type") == nil && docParams[name] == "" {
+				r.untypedPromotion(p, name)
+			} else if id := r.find(fact.Property, r.cls.fq+"::$"+name, line(p.StartPosition())); id != "" {
 				r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: line(p.StartPosition()), Name: name, Recv: d})
 			}
 		}
@@ -968,6 +979,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 	if left == nil {
 		return
 	}
+	r.propAssign(n)
 	if g := globalsKey(r, left); g != "" {
 		if right != nil {
 			r.emitN(RefGlobal, left, g, r.exprDesc(right), "")
