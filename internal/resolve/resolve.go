@@ -371,6 +371,9 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 		if r.hasDocMethod(c, fact.Lower(ref.Name)) {
 			return external
 		}
+		if _, ok := r.builtinMethod(c, fact.Lower(ref.Name), 0); ok {
+			return external // inherited from a built-in class
+		}
 	}
 	switch {
 	case builtin && !missing:

@@ -120,11 +120,16 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 			j++
 		}
 		for _, f := range strings.Split(s[1:j], ",") {
-			ids := r.funcs[fact.Lower(strings.TrimPrefix(f, `\`))]
+			l := fact.Lower(strings.TrimPrefix(f, `\`))
+			ids := r.funcs[l]
 			for _, id := range ids {
 				set = addTypes(set, r.eval(r.returns[r.nodes[id].ID], "", depth+1))
 			}
 			if len(ids) > 0 {
+				break
+			}
+			if builtins().funcs[l] {
+				set = r.eval(builtins().returns[l], "", depth+1)
 				break
 			}
 		}
@@ -203,6 +208,11 @@ func (r *resolver) methodType(class, name string, depth int) []string {
 	}
 	if len(ms) == 0 {
 		out = r.eval(r.docMethodType(class, name), class, depth+1)
+	}
+	if len(ms) == 0 && len(out) == 0 {
+		if d, ok := r.builtinMethod(class, name, 0); ok {
+			out = r.eval(d, class, depth+1)
+		}
 	}
 	return out
 }
