@@ -980,6 +980,9 @@ func (r *refWalker) assign(n *sitter.Node) {
 		return
 	}
 	r.propAssign(n)
+	if k := r.narrowKey(left); strings.HasPrefix(k, "this->") {
+		delete(r.env, k) // a narrowed property is narrowed no more
+	}
 	if g := globalsKey(r, left); g != "" {
 		if right != nil {
 			r.emitN(RefGlobal, left, g, r.exprDesc(right), "")
@@ -1069,12 +1072,89 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 			r.env[v] = old
 		}
 	}
+	branches := false
 	for _, c := range r.named(n) {
 		switch c.Kind() {
 		case "else_if_clause", "else_clause":
+			branches = true
 			r.visit(c)
 		}
 	}
+	// `if (!$v instanceof C) { …; return; }`: past the if, $v is a C
+	if b := n.ChildByFieldName("body"); cond != nil && b != nil && !branches && r.exits(b) {
+		if v, d := r.negatedInstanceof(cond); v != "" {
+			r.env[v] = d
+		}
+	}
+}
+
+// negatedInstanceof returns the narrowed variable and type of a condition
+// `!$v instanceof C` or `!($v instanceof C)`.
+func (r *refWalker) negatedInstanceof(c *sitter.Node) (string, string) {
+	for c.Kind() == "parenthesized_expression" && c.NamedChildCount() == 1 {
+		c = c.NamedChild(0)
+	}
+	if c.Kind() != "unary_op_expression" {
+		return "", ""
+	}
+	op, arg := c.ChildByFieldName("operator"), c.ChildByFieldName("argument")
+	if op == nil || arg == nil || r.text(op) != "!" {
+		return "", ""
+	}
+	m := map[string]string{}
+	for arg.Kind() == "parenthesized_expression" && arg.NamedChildCount() == 1 {
+		arg = arg.NamedChild(0)
+	}
+	if arg.Kind() != "binary_expression" {
+		return "", ""
+	}
+	if o := arg.ChildByFieldName("operator"); o == nil || fact.Lower(r.text(o)) != "instanceof" {
+		return "", ""
+	}
+	r.instanceofs(arg, m)
+	for v, d := range m {
+		return v, d
+	}
+	return "", ""
+}
+
+// exits reports whether a branch body always leaves the enclosing block:
+// its last statement is a return, throw, break or continue.
+func (r *refWalker) exits(b *sitter.Node) bool {
+	last := b
+	if b.Kind() == "compound_statement" {
+		k := r.named(b)
+		for len(k) > 0 && k[len(k)-1].Kind() == "comment" {
+			k = k[:len(k)-1]
+		}
+		if len(k) == 0 {
+			return false
+		}
+		last = k[len(k)-1]
+	}
+	switch last.Kind() {
+	case "return_statement", "break_statement", "continue_statement":
+		return true
+	case "expression_statement":
+		k := r.named(last)
+		return len(k) == 1 && k[0].Kind() == "throw_expression"
+	}
+	return false
+}
+
+// narrowKey names what an instanceof test can narrow: a variable, or a
+// property of $this (kept in env as `this->p`).
+func (r *refWalker) narrowKey(e *sitter.Node) string {
+	switch e.Kind() {
+	case "variable_name":
+		return strings.TrimPrefix(r.text(e), "$")
+	case "member_access_expression":
+		obj, nm := e.ChildByFieldName("object"), e.ChildByFieldName("name")
+		if obj != nil && nm != nil && obj.Kind() == "variable_name" && r.text(obj) == "$this" && nm.Kind() == "name" {
+			return "this->" + r.text(nm)
+		}
+	}
+	return ""
 }
 
 // instanceofs collects `$v instanceof C` conjuncts of a condition.
@@ -1099,9 +1179,9 @@ func (r *refWalker) instanceofs(c *sitter.Node, out map[string]string) {
 				r.instanceofs(rt, out)
 			}
 		case "instanceof":
-			if l != nil && l.Kind() == "variable_name" && rt != nil && isNameKind(rt.Kind()) {
-				if fq := r.classRef(rt); fq != "" {
-					out[strings.TrimPrefix(r.text(l), "$")] = `\` + fq
+			if l != nil && rt != nil && isNameKind(rt.Kind()) {
+				if v, fq := r.narrowKey(l), r.classRef(rt); v != "" && fq != "" {
+					out[v] = `\` + fq
 				}
 			}
 		}
@@ -1180,6 +1260,9 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		}
 	case "member_access_expression", "nullsafe_member_access_expression":
 		obj, nm := e.ChildByFieldName("object"), e.ChildByFieldName("name")
+		if k := r.narrowKey(e); k != "" && r.env[k] != "" {
+			return r.env[k] // narrowed by instanceof
+		}
 		if obj != nil && nm != nil && nm.Kind() == "name" {
 			return step(r.exprDesc(obj), "->"+r.text(nm))
 		}
