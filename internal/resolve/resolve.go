@@ -16,7 +16,8 @@
 // resolve.go holds the entry point and the per-reference rules; index.go
 // builds the lookup tables and the class hierarchy; types.go evaluates the
 // receiver type descriptors extractors emit; includes.go evaluates include
-// paths; builtins.go knows PHP's own names.
+// paths; builtins.go knows PHP's own names, methods and object return types;
+// props.go types properties that declare no type from what methods assign.
 package resolve
 
 import (
