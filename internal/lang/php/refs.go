@@ -1080,10 +1080,16 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 			r.visit(c)
 		}
 	}
-	// `if (!$v instanceof C) { …; return; }`: past the if, $v is a C
-	if b := n.ChildByFieldName("body"); cond != nil && b != nil && !branches && r.exits(b) {
+	// `if (!$v instanceof C) { …; return; }`: past the if, $v is a C;
+	// `if (!$v instanceof C) { $v = …; }`: a C or what the body left in $v
+	if b := n.ChildByFieldName("body"); cond != nil && b != nil && !branches {
 		if v, d := r.negatedInstanceof(cond); v != "" {
-			r.env[v] = d
+			switch {
+			case r.exits(b):
+				r.env[v] = d
+			case r.env[v] != "":
+				r.env[v] = union(d, r.env[v])
+			}
 		}
 	}
 }
@@ -1289,6 +1295,21 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if rt := e.ChildByFieldName("right"); rt != nil {
 			return r.exprDesc(rt)
 		}
+	case "conditional_expression":
+		// `c ? a : b` is an a or a b; `a ?: b` likewise
+		a, b := e.ChildByFieldName("body"), e.ChildByFieldName("alternative")
+		if a == nil {
+			a = e.ChildByFieldName("condition")
+		}
+		if a != nil && b != nil {
+			return r.eitherDesc(a, b)
+		}
+	case "binary_expression":
+		// `a ?? b` is an a or a b
+		op, a, b := e.ChildByFieldName("operator"), e.ChildByFieldName("left"), e.ChildByFieldName("right")
+		if op != nil && a != nil && b != nil && r.text(op) == "??" {
+			return r.eitherDesc(a, b)
+		}
 	case "subscript_expression":
 		if g := globalsKey(r, e); g != "" {
 			return "$" + g
@@ -1298,6 +1319,26 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if k := r.named(e); len(k) == 2 {
 			return step(r.exprDesc(k[0]), "*")
 		}
+	}
+	return ""
+}
+
+// eitherDesc is the type of a value that is one of the expressions a and b:
+// the union of both types, "" when either is unknown. A null literal adds
+// nothing, as `?Foo` types a Foo.
+func (r *refWalker) eitherDesc(a, b *sitter.Node) string {
+	switch {
+	case isNull(r, a):
+		return r.exprDesc(b)
+	case isNull(r, b):
+		return r.exprDesc(a)
+	}
+	da, db := r.exprDesc(a), r.exprDesc(b)
+	if da == "" || db == "" {
+		return ""
+	}
+	if d := union(da, db); len(d) <= maxDesc {
+		return d
 	}
 	return ""
 }
