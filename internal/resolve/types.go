@@ -105,7 +105,19 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 		if j >= len(s) {
 			return nil
 		}
-		set = r.eval(s[1:j], ctx, depth+1)
+		if s[1] == '!' {
+			// a value that is one of several expressions: typed only when
+			// every one of them is
+			for _, a := range splitTop(s[2:j]) {
+				t := r.eval(a, ctx, depth+1)
+				if len(t) == 0 {
+					return nil
+				}
+				set = addTypes(set, t)
+			}
+		} else {
+			set = r.eval(s[1:j], ctx, depth+1)
+		}
 		i = j + 1
 	case s[0] == '\\':
 		j := 1

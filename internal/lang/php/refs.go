@@ -1087,8 +1087,12 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 			switch {
 			case r.exits(b):
 				r.env[v] = d
-			case r.env[v] != "":
-				r.env[v] = union(d, r.env[v])
+			default:
+				if e := either(d, r.env[v]); e != "" {
+					r.env[v] = e
+				} else {
+					delete(r.env, v)
+				}
 			}
 		}
 	}
@@ -1333,11 +1337,21 @@ func (r *refWalker) eitherDesc(a, b *sitter.Node) string {
 	case isNull(r, b):
 		return r.exprDesc(a)
 	}
-	da, db := r.exprDesc(a), r.exprDesc(b)
-	if da == "" || db == "" {
+	return either(r.exprDesc(a), r.exprDesc(b))
+}
+
+// either describes a value that is an a or a b: the group `(!a|b)`, which
+// package resolve types only when both a and b evaluate to a type, so an
+// unknown side never lets the other pass for proven. It is "" when either
+// is unknown.
+func either(a, b string) string {
+	if a == "" || b == "" {
 		return ""
 	}
-	if d := union(da, db); len(d) <= maxDesc {
+	if a == b {
+		return a
+	}
+	if d := "(!" + union(a, b) + ")"; len(d) <= maxDesc {
 		return d
 	}
 	return ""

@@ -38,5 +38,17 @@ class Paginator
         $b->parameter('b');
         $c = $flag ? new Cursor() : $flag;
         $c->parameter('c');
+        $d = $flag ? new Cursor() : $this->untyped();
+        $d->parameter('d');
+    }
+
+    public function untyped() {}
+
+    public function unknownInBranch($cursor)
+    {
+        if (! $cursor instanceof Cursor) {
+            $cursor = $this->untyped();
+        }
+        return $cursor->parameter('e');
     }
 }
