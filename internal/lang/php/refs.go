@@ -220,6 +220,19 @@ func (r *refWalker) visit(n *sitter.Node) {
 			}
 			return
 		}
+		if l := n.ChildByFieldName("left"); op != nil && l != nil && right != nil {
+			switch fact.Lower(r.text(op)) {
+			case "&&", "and":
+				// `$v instanceof C && $v->m()`: the right side sees $v as a C
+				r.visit(l)
+				m := map[string]string{}
+				r.instanceofs(l, m)
+				restore := r.narrow(m)
+				r.visit(right)
+				restore()
+				return
+			}
+		}
 		r.children(n)
 	case "catch_clause":
 		if t := n.ChildByFieldName("type"); t != nil {
@@ -1053,25 +1066,11 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 		r.visit(cond)
 		r.instanceofs(cond, narrowed)
 	}
-	saved := map[string]string{}
-	for v, d := range narrowed {
-		if old, ok := r.env[v]; ok {
-			saved[v] = old
-		} else {
-			saved[v] = ""
-		}
-		r.env[v] = d
-	}
+	restore := r.narrow(narrowed)
 	if b := n.ChildByFieldName("body"); b != nil {
 		r.visit(b)
 	}
-	for v, old := range saved {
-		if old == "" {
-			delete(r.env, v)
-		} else {
-			r.env[v] = old
-		}
-	}
+	restore()
 	branches := false
 	for _, c := range r.named(n) {
 		switch c.Kind() {
@@ -1093,6 +1092,25 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 				} else {
 					delete(r.env, v)
 				}
+			}
+		}
+	}
+}
+
+// narrow gives the variables of narrowed their narrowed types and returns
+// the function that puts the previous ones back.
+func (r *refWalker) narrow(narrowed map[string]string) func() {
+	saved := map[string]string{}
+	for v, d := range narrowed {
+		saved[v] = r.env[v]
+		r.env[v] = d
+	}
+	return func() {
+		for v, old := range saved {
+			if old == "" {
+				delete(r.env, v)
+			} else {
+				r.env[v] = old
 			}
 		}
 	}
