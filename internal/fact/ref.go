@@ -38,7 +38,7 @@ const (
 	// Declaration facts: not uses, but what the resolver needs to type
 	// receivers across files. They never become edges or unresolved rows.
 	RefReturns     RefKind = "returns"      // From is a function or method; Recv is its return type descriptor
-	RefPropType    RefKind = "prop_type"    // From is a property; Recv is its type descriptor
+	RefPropType    RefKind = "prop_type"    // From is a property; Recv is its declared type descriptor ("" when it names no class)
 	RefDocMethod   RefKind = "doc_method"   // @method on a class; Name is the method, Recv its return type
 	RefDocProperty RefKind = "doc_property" // @property on a class; Name is the property, Recv its type
 	RefMixin       RefKind = "mixin"        // @mixin C on a class

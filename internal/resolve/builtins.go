@@ -1,6 +1,8 @@
 // This file holds PHP's built-in names, generated from php-cli by
 // builtins/gen.sh: a reference to one of them is external, neither an edge
-// nor unresolved.
+// nor unresolved. The methods of built-in classes and the return types of
+// built-in functions and methods that return objects let receivers built
+// from them be typed: a call on one is external, never guessed by name.
 
 package resolve
 
@@ -18,10 +20,16 @@ var builtinsTxt string
 type builtinSet struct {
 	funcs, classes map[string]bool // lower-cased names
 	consts         map[string]bool // as written (constants are case-sensitive)
+	// methods maps "class::method" (lower-cased) of every method of a
+	// built-in class, inherited ones included, to its return descriptor
+	// ("" when it returns no object)
+	methods map[string]string
+	returns map[string]string // lower-cased function -> return descriptor, only those returning objects
 }
 
 var builtins = sync.OnceValue(func() *builtinSet {
-	b := &builtinSet{funcs: map[string]bool{}, classes: map[string]bool{}, consts: map[string]bool{}}
+	b := &builtinSet{funcs: map[string]bool{}, classes: map[string]bool{}, consts: map[string]bool{},
+		methods: map[string]string{}, returns: map[string]string{}}
 	for _, ln := range strings.Split(builtinsTxt, "\n") {
 		kind, name, ok := strings.Cut(ln, " ")
 		if !ok {
@@ -34,6 +42,12 @@ var builtins = sync.OnceValue(func() *builtinSet {
 			b.classes[fact.Lower(name)] = true
 		case "k":
 			b.consts[name] = true
+		case "m":
+			name, desc, _ := strings.Cut(name, " ")
+			b.methods[fact.Lower(name)] = desc
+		case "r":
+			name, desc, _ := strings.Cut(name, " ")
+			b.returns[fact.Lower(name)] = desc
 		}
 	}
 	// language constructs that parse as calls
@@ -42,3 +56,28 @@ var builtins = sync.OnceValue(func() *builtinSet {
 	}
 	return b
 })
+
+// builtinMethod finds method name (lower-cased) on class (lower-cased FQ)
+// when PHP itself declares it: on a built-in class, or inherited by a
+// project class from a built-in ancestor. It returns the method's return
+// descriptor and whether it was found.
+func (r *resolver) builtinMethod(class, name string, depth int) (string, bool) {
+	if depth > maxDepth {
+		return "", false
+	}
+	defs := r.classes[class]
+	if len(defs) == 0 {
+		d, ok := builtins().methods[class+"::"+name]
+		return d, ok
+	}
+	for _, c := range defs {
+		for _, list := range [][]string{c.parents, c.ifaces} {
+			for _, p := range list {
+				if d, ok := r.builtinMethod(p, name, depth+1); ok {
+					return d, true
+				}
+			}
+		}
+	}
+	return "", false
+}

@@ -40,7 +40,8 @@ type resolver struct {
 	returns       map[string]string
 	propTypes     map[string]string
 	defines       map[string][]string
-	globals       map[string]string // global variable name -> union of the descriptors assigned or documented
+	globals       map[string]string   // global variable name -> union of the descriptors assigned or documented
+	assigned      map[string][]string // undeclared property id -> the descriptors its class's methods assign
 	evalMemo      map[string][]string
 	lookMemo      map[string][]int
 	out           Output
@@ -52,7 +53,7 @@ func newResolver(nodes []fact.Node) *resolver {
 		classes: map[string][]*classInfo{}, classByID: map[string]*classInfo{},
 		funcs: map[string][]int{}, consts: map[string][]int{}, methodsByName: map[string][]int{},
 		files: map[string]bool{}, namespaces: map[string]bool{}, returns: map[string]string{}, propTypes: map[string]string{},
-		defines: map[string][]string{}, globals: map[string]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
+		defines: map[string][]string{}, globals: map[string]string{}, assigned: map[string][]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
 	}
 	for i := range nodes {
 		n := &nodes[i]
@@ -105,8 +106,10 @@ func newResolver(nodes []fact.Node) *resolver {
 }
 
 // declare reads the declaration facts among refs: hierarchy, member types,
-// PHPDoc members, trait aliases and define() values.
+// PHPDoc members, trait aliases, define() values and property assignments.
 func (r *resolver) declare(refs []fact.Ref) {
+	var assigns []propAssign
+	defer func() { r.assignedTypes(assigns) }()
 	for i := range refs {
 		ref := &refs[i]
 		switch ref.Kind {
@@ -154,6 +157,10 @@ func (r *resolver) declare(refs []fact.Ref) {
 			r.defines[ref.Name] = append(r.defines[ref.Name], ref.Recv)
 		case refGlobal:
 			r.addGlobal(ref.Name, ref.Recv)
+		case refPropAssign:
+			if c := r.classByID[ref.From]; c != nil {
+				assigns = append(assigns, propAssign{class: fact.Lower(r.nodes[c.idx].QName), name: ref.Name, desc: ref.Recv})
+			}
 		}
 	}
 }

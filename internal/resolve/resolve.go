@@ -16,7 +16,8 @@
 // resolve.go holds the entry point and the per-reference rules; index.go
 // builds the lookup tables and the class hierarchy; types.go evaluates the
 // receiver type descriptors extractors emit; includes.go evaluates include
-// paths; builtins.go knows PHP's own names.
+// paths; builtins.go knows PHP's own names, methods and object return types;
+// props.go types properties that declare no type from what methods assign.
 package resolve
 
 import (
@@ -225,7 +226,7 @@ const (
 func (r *resolver) resolve(ref *fact.Ref) outcome {
 	switch ref.Kind {
 	case fact.RefReturns, fact.RefPropType, fact.RefDocMethod, fact.RefDocProperty, fact.RefMixin,
-		fact.RefTraitAlias, fact.RefDefine, refGlobal:
+		fact.RefTraitAlias, fact.RefDefine, refGlobal, refPropAssign:
 		return skip
 	case fact.RefExtends:
 		return r.classTarget(ref, fact.Extends)
@@ -370,6 +371,9 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	for _, c := range classes {
 		if r.hasDocMethod(c, fact.Lower(ref.Name)) {
 			return external
+		}
+		if _, ok := r.builtinMethod(c, fact.Lower(ref.Name), 0); ok {
+			return external // inherited from a built-in class
 		}
 	}
 	switch {

@@ -2,11 +2,14 @@ package resolve
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -201,3 +204,46 @@ func TestGlobalKindMatchesPHP(t *testing.T) {
 		t.Fatalf("php.RefGlobal %q != refGlobal %q", php.RefGlobal, refGlobal)
 	}
 }
+
+// TestPropAssignKindMatchesPHP keeps the property-assignment kind in step
+// with the PHP extractor.
+func TestPropAssignKindMatchesPHP(t *testing.T) {
+	if php.RefPropAssign != refPropAssign {
+		t.Fatalf("php.RefPropAssign %q != refPropAssign %q", php.RefPropAssign, refPropAssign)
+	}
+}
+
+// TestFT3_CallsOnBuiltinReceiversAreExternal checks that calls on receivers
+// proven to be of a built-in class (a built-in type, `new`, instanceof, a
+// built-in function's or method's return type, a method inherited from a
+// built-in class) count as external: as many as the fixture marks with
+// `// external [n]`, and none of them guessed by name (the golden file).
+func TestFT3_CallsOnBuiltinReceiversAreExternal(t *testing.T) {
+	dir := filepath.Join("testdata", "semantics", "builtins", "src")
+	want := 0
+	files, _ := filepath.Glob(filepath.Join(dir, "*.php"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range externalMark.FindAllStringSubmatch(string(b), -1) {
+			n := 1
+			if m[1] != "" {
+				n, _ = strconv.Atoi(m[1])
+			}
+			want += n
+		}
+	}
+	_, out := fixture(t, dir)
+	var stats map[string]KindStats
+	if err := json.Unmarshal([]byte(out.Meta[MetaResolution]), &stats); err != nil {
+		t.Fatal(err)
+	}
+	got := stats[string(fact.RefMethodCall)].External + stats[string(fact.RefStaticCall)].External
+	if want == 0 || got != want {
+		t.Errorf("external method calls: got %d, want %d", got, want)
+	}
+}
+
+var externalMark = regexp.MustCompile(`// external(?: (\d+))?`)

@@ -105,7 +105,19 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 		if j >= len(s) {
 			return nil
 		}
-		set = r.eval(s[1:j], ctx, depth+1)
+		if s[1] == '!' {
+			// a value that is one of several expressions: typed only when
+			// every one of them is
+			for _, a := range splitTop(s[2:j]) {
+				t := r.eval(a, ctx, depth+1)
+				if len(t) == 0 {
+					return nil
+				}
+				set = addTypes(set, t)
+			}
+		} else {
+			set = r.eval(s[1:j], ctx, depth+1)
+		}
 		i = j + 1
 	case s[0] == '\\':
 		j := 1
@@ -120,11 +132,16 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 			j++
 		}
 		for _, f := range strings.Split(s[1:j], ",") {
-			ids := r.funcs[fact.Lower(strings.TrimPrefix(f, `\`))]
+			l := fact.Lower(strings.TrimPrefix(f, `\`))
+			ids := r.funcs[l]
 			for _, id := range ids {
 				set = addTypes(set, r.eval(r.returns[r.nodes[id].ID], "", depth+1))
 			}
 			if len(ids) > 0 {
+				break
+			}
+			if builtins().funcs[l] {
+				set = r.eval(builtins().returns[l], "", depth+1)
 				break
 			}
 		}
@@ -204,6 +221,11 @@ func (r *resolver) methodType(class, name string, depth int) []string {
 	if len(ms) == 0 {
 		out = r.eval(r.docMethodType(class, name), class, depth+1)
 	}
+	if len(ms) == 0 && len(out) == 0 {
+		if d, ok := r.builtinMethod(class, name, 0); ok {
+			out = r.eval(d, class, depth+1)
+		}
+	}
 	return out
 }
 
@@ -211,7 +233,11 @@ func (r *resolver) propType(class, name string, depth int) []string {
 	var out []string
 	ps := r.lookupProp(class, name)
 	for _, p := range ps {
-		out = addTypes(out, r.eval(r.propTypes[r.nodes[p].ID], class, depth+1))
+		if d, declared := r.propTypes[r.nodes[p].ID]; declared {
+			out = addTypes(out, r.eval(d, class, depth+1))
+		} else {
+			out = addTypes(out, r.assignedType(p, class, depth))
+		}
 	}
 	if len(out) == 0 {
 		out = r.eval(r.docPropType(class, name, 0), class, depth+1)

@@ -19,6 +19,7 @@ import (
 type classCtx struct {
 	fq     string // "" for an anonymous class
 	parent string // FQ name of the extended class, "" if none
+	id     string // the class node's id, "" when not found
 }
 
 // refWalker walks a whole file after the structural walk; it looks up the
@@ -219,6 +220,19 @@ func (r *refWalker) visit(n *sitter.Node) {
 			}
 			return
 		}
+		if l := n.ChildByFieldName("left"); op != nil && l != nil && right != nil {
+			switch fact.Lower(r.text(op)) {
+			case "&&", "and":
+				// `$v instanceof C && $v->m()`: the right side sees $v as a C
+				r.visit(l)
+				m := map[string]string{}
+				r.instanceofs(l, m)
+				restore := r.narrow(m)
+				r.visit(right)
+				restore()
+				return
+			}
+		}
 		r.children(n)
 	case "catch_clause":
 		if t := n.ChildByFieldName("type"); t != nil {
@@ -259,6 +273,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.visit(e)
 	case "assignment_expression":
 		r.assign(n)
+	case "augmented_assignment_expression":
+		r.propAssign(n)
+		r.children(n)
 	case "if_statement":
 		r.ifStmt(n)
 	case "foreach_statement":
@@ -433,7 +450,7 @@ func (r *refWalker) classLike(n *sitter.Node) {
 	kind := classKinds[n.Kind()]
 	fq := r.sc.qualify(r.text(nn))
 	id := r.find(kind, fq, line(n.StartPosition()))
-	ctx := &classCtx{fq: fq}
+	ctx := &classCtx{fq: fq, id: id}
 	prevCls, prevFrom := r.cls, r.from
 	if id != "" {
 		r.from = id
@@ -514,13 +531,18 @@ func (r *refWalker) classBody(body *sitter.Node, fq string) {
 
 func (r *refWalker) property(m *sitter.Node, fq string) {
 	d := ""
+	// declared: the property states a type (maybe one naming no class), so
+	// what methods assign to it does not type it
+	declared := false
 	if t := m.ChildByFieldName("type"); t != nil {
+		declared = true
 		d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
 	}
 	ln := line(m.StartPosition())
 	if doc, dl := r.docBefore(m); doc != "" {
 		for _, t := range docTags(doc) {
 			if t.tag == "var" {
+				declared = true
 				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
 				d = union(d, dd)
 			}
@@ -538,7 +560,7 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 			if v := el.ChildByFieldName("default_value"); v != nil {
 				r.visit(v)
 			}
-			if d != "" && fq != "" {
+			if declared && fq != "" {
 				if id := r.find(fact.Property, fq+"::"+r.text(nn), line(el.StartPosition())); id != "" {
 					r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: ln, Name: strings.TrimPrefix(r.text(nn), "$"), Recv: d})
 				}
@@ -716,8 +738,10 @@ func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
 		if d != "" {
 			r.env[name] = d
 		}
-		if p.Kind() == "property_promotion_parameter" && r.cls != nil && r.cls.fq != "" && d != "" {
-			if id := r.find(fact.Property, r.cls.fq+"::$"+name, line(p.StartPosition())); id != "" {
+		if p.Kind() == "property_promotion_parameter" && r.cls != nil && r.cls.fq != "" {
+			if p.ChildByFieldName("type") == nil && docParams[name] == "" {
+				r.untypedPromotion(p, name)
+			} else if id := r.find(fact.Property, r.cls.fq+"::$"+name, line(p.StartPosition())); id != "" {
 				r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: line(p.StartPosition()), Name: name, Recv: d})
 			}
 		}
@@ -968,6 +992,10 @@ func (r *refWalker) assign(n *sitter.Node) {
 	if left == nil {
 		return
 	}
+	r.propAssign(n)
+	if k := r.narrowKey(left); strings.HasPrefix(k, "this->") {
+		delete(r.env, k) // a narrowed property is narrowed no more
+	}
 	if g := globalsKey(r, left); g != "" {
 		if right != nil {
 			r.emitN(RefGlobal, left, g, r.exprDesc(right), "")
@@ -1038,31 +1066,123 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 		r.visit(cond)
 		r.instanceofs(cond, narrowed)
 	}
-	saved := map[string]string{}
-	for v, d := range narrowed {
-		if old, ok := r.env[v]; ok {
-			saved[v] = old
-		} else {
-			saved[v] = ""
-		}
-		r.env[v] = d
-	}
+	restore := r.narrow(narrowed)
 	if b := n.ChildByFieldName("body"); b != nil {
 		r.visit(b)
 	}
-	for v, old := range saved {
-		if old == "" {
-			delete(r.env, v)
-		} else {
-			r.env[v] = old
-		}
-	}
+	restore()
+	branches := false
 	for _, c := range r.named(n) {
 		switch c.Kind() {
 		case "else_if_clause", "else_clause":
+			branches = true
 			r.visit(c)
 		}
 	}
+	// `if (!$v instanceof C) { …; return; }`: past the if, $v is a C;
+	// `if (!$v instanceof C) { $v = …; }`: a C or what the body left in $v
+	if b := n.ChildByFieldName("body"); cond != nil && b != nil && !branches {
+		if v, d := r.negatedInstanceof(cond); v != "" {
+			switch {
+			case r.exits(b):
+				r.env[v] = d
+			default:
+				if e := either(d, r.env[v]); e != "" {
+					r.env[v] = e
+				} else {
+					delete(r.env, v)
+				}
+			}
+		}
+	}
+}
+
+// narrow gives the variables of narrowed their narrowed types and returns
+// the function that puts the previous ones back.
+func (r *refWalker) narrow(narrowed map[string]string) func() {
+	saved := map[string]string{}
+	for v, d := range narrowed {
+		saved[v] = r.env[v]
+		r.env[v] = d
+	}
+	return func() {
+		for v, old := range saved {
+			if old == "" {
+				delete(r.env, v)
+			} else {
+				r.env[v] = old
+			}
+		}
+	}
+}
+
+// negatedInstanceof returns the narrowed variable and type of a condition
+// `!$v instanceof C` or `!($v instanceof C)`.
+func (r *refWalker) negatedInstanceof(c *sitter.Node) (string, string) {
+	for c.Kind() == "parenthesized_expression" && c.NamedChildCount() == 1 {
+		c = c.NamedChild(0)
+	}
+	if c.Kind() != "unary_op_expression" {
+		return "", ""
+	}
+	op, arg := c.ChildByFieldName("operator"), c.ChildByFieldName("argument")
+	if op == nil || arg == nil || r.text(op) != "!" {
+		return "", ""
+	}
+	m := map[string]string{}
+	for arg.Kind() == "parenthesized_expression" && arg.NamedChildCount() == 1 {
+		arg = arg.NamedChild(0)
+	}
+	if arg.Kind() != "binary_expression" {
+		return "", ""
+	}
+	if o := arg.ChildByFieldName("operator"); o == nil || fact.Lower(r.text(o)) != "instanceof" {
+		return "", ""
+	}
+	r.instanceofs(arg, m)
+	for v, d := range m {
+		return v, d
+	}
+	return "", ""
+}
+
+// exits reports whether a branch body always leaves the enclosing block:
+// its last statement is a return, throw, break or continue.
+func (r *refWalker) exits(b *sitter.Node) bool {
+	last := b
+	if b.Kind() == "compound_statement" {
+		k := r.named(b)
+		for len(k) > 0 && k[len(k)-1].Kind() == "comment" {
+			k = k[:len(k)-1]
+		}
+		if len(k) == 0 {
+			return false
+		}
+		last = k[len(k)-1]
+	}
+	switch last.Kind() {
+	case "return_statement", "break_statement", "continue_statement":
+		return true
+	case "expression_statement":
+		k := r.named(last)
+		return len(k) == 1 && k[0].Kind() == "throw_expression"
+	}
+	return false
+}
+
+// narrowKey names what an instanceof test can narrow: a variable, or a
+// property of $this (kept in env as `this->p`).
+func (r *refWalker) narrowKey(e *sitter.Node) string {
+	switch e.Kind() {
+	case "variable_name":
+		return strings.TrimPrefix(r.text(e), "$")
+	case "member_access_expression":
+		obj, nm := e.ChildByFieldName("object"), e.ChildByFieldName("name")
+		if obj != nil && nm != nil && obj.Kind() == "variable_name" && r.text(obj) == "$this" && nm.Kind() == "name" {
+			return "this->" + r.text(nm)
+		}
+	}
+	return ""
 }
 
 // instanceofs collects `$v instanceof C` conjuncts of a condition.
@@ -1087,9 +1207,9 @@ func (r *refWalker) instanceofs(c *sitter.Node, out map[string]string) {
 				r.instanceofs(rt, out)
 			}
 		case "instanceof":
-			if l != nil && l.Kind() == "variable_name" && rt != nil && isNameKind(rt.Kind()) {
-				if fq := r.classRef(rt); fq != "" {
-					out[strings.TrimPrefix(r.text(l), "$")] = `\` + fq
+			if l != nil && rt != nil && isNameKind(rt.Kind()) {
+				if v, fq := r.narrowKey(l), r.classRef(rt); v != "" && fq != "" {
+					out[v] = `\` + fq
 				}
 			}
 		}
@@ -1168,6 +1288,9 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		}
 	case "member_access_expression", "nullsafe_member_access_expression":
 		obj, nm := e.ChildByFieldName("object"), e.ChildByFieldName("name")
+		if k := r.narrowKey(e); k != "" && r.env[k] != "" {
+			return r.env[k] // narrowed by instanceof
+		}
 		if obj != nil && nm != nil && nm.Kind() == "name" {
 			return step(r.exprDesc(obj), "->"+r.text(nm))
 		}
@@ -1194,6 +1317,21 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if rt := e.ChildByFieldName("right"); rt != nil {
 			return r.exprDesc(rt)
 		}
+	case "conditional_expression":
+		// `c ? a : b` is an a or a b; `a ?: b` likewise
+		a, b := e.ChildByFieldName("body"), e.ChildByFieldName("alternative")
+		if a == nil {
+			a = e.ChildByFieldName("condition")
+		}
+		if a != nil && b != nil {
+			return r.eitherDesc(a, b)
+		}
+	case "binary_expression":
+		// `a ?? b` is an a or a b
+		op, a, b := e.ChildByFieldName("operator"), e.ChildByFieldName("left"), e.ChildByFieldName("right")
+		if op != nil && a != nil && b != nil && r.text(op) == "??" {
+			return r.eitherDesc(a, b)
+		}
 	case "subscript_expression":
 		if g := globalsKey(r, e); g != "" {
 			return "$" + g
@@ -1203,6 +1341,36 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if k := r.named(e); len(k) == 2 {
 			return step(r.exprDesc(k[0]), "*")
 		}
+	}
+	return ""
+}
+
+// eitherDesc is the type of a value that is one of the expressions a and b:
+// the union of both types, "" when either is unknown. A null literal adds
+// nothing, as `?Foo` types a Foo.
+func (r *refWalker) eitherDesc(a, b *sitter.Node) string {
+	switch {
+	case isNull(r, a):
+		return r.exprDesc(b)
+	case isNull(r, b):
+		return r.exprDesc(a)
+	}
+	return either(r.exprDesc(a), r.exprDesc(b))
+}
+
+// either describes a value that is an a or a b: the group `(!a|b)`, which
+// package resolve types only when both a and b evaluate to a type, so an
+// unknown side never lets the other pass for proven. It is "" when either
+// is unknown.
+func either(a, b string) string {
+	if a == "" || b == "" {
+		return ""
+	}
+	if a == b {
+		return a
+	}
+	if d := "(!" + union(a, b) + ")"; len(d) <= maxDesc {
+		return d
 	}
 	return ""
 }

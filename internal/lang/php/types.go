@@ -5,6 +5,7 @@
 // A descriptor is `alt|alt…`; an alt is a base followed by steps:
 //
 //	base: \Fq\Class | \Fq\Class[] (array of) | static | @\ns\f[,\f] (result of a function) | (descriptor)
+//	      | $x (global variable) | (!descriptor) (one of its alternatives, typed only if each of them is)
 //	step: ->m() method result | ->p property | ::m() static method result | ::$p static property | * element of an iterable
 
 package php
