@@ -58,7 +58,7 @@ func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, k
 			}
 		}
 		if len(missing) > 0 {
-			edges, err := snap.graph.EdgesToAny(ctx, missing, kinds)
+			edges, err := snap.graph.EdgeLinksToAny(ctx, missing, kinds)
 			if err != nil {
 				return nil, storeError(err)
 			}
@@ -221,22 +221,29 @@ func origins(start []string, hard, soft []reached) []origin {
 func (s *Service) attach(ctx context.Context, snap *snapshot, from []origin, kinds []fact.EdgeKind, forward, again bool, skip map[string]bool) (hard, soft []reached, err error) {
 	seenHard, seenSoft := map[string]bool{}, map[string]bool{}
 	asked := map[string]bool{}
+	// only nodes at an end of such an edge can have one: ask only those
+	ends, err := snap.graph.EdgeEnds(ctx, kinds, forward)
+	if err != nil {
+		return nil, nil, storeError(err)
+	}
 	for len(from) > 0 {
 		// one query for the whole level; each origin's edges keep the order
 		// a query for it alone would give
 		var ids []string
 		for _, o := range from {
-			if !asked[o.id] {
+			if !asked[o.id] && ends[o.id] {
 				ids = append(ids, o.id)
 			}
 		}
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 		var fetched []fact.Edge
-		if forward {
+		switch {
+		case len(ids) == 0:
+		case forward:
 			fetched, err = snap.graph.EdgesFromAny(ctx, ids, kinds)
-		} else {
-			fetched, err = snap.graph.EdgesToAny(ctx, ids, kinds)
+		default:
+			fetched, err = snap.graph.EdgeLinksToAny(ctx, ids, kinds)
 		}
 		if err != nil {
 			return nil, nil, storeError(err)

@@ -139,6 +139,82 @@ func (s *Store) EdgesToAny(ctx context.Context, dsts []string, kinds []fact.Edge
 	return out, nil
 }
 
+// EdgeEnds returns the nodes that are the source (from) or the target (!from)
+// of at least one edge of the given kinds. The answer is kept for the life
+// of the Store, whose file never changes: it lets a walk over thousands of
+// nodes ask only those that can have such an edge (rare kinds such as
+// queries or handles).
+func (s *Store) EdgeEnds(ctx context.Context, kinds []fact.EdgeKind, from bool) (map[string]bool, error) {
+	col := "dst"
+	if from {
+		col = "src"
+	}
+	key := col
+	for _, k := range kinds {
+		key += "\x00" + string(k)
+	}
+	s.endsMu.Lock()
+	defer s.endsMu.Unlock()
+	if m, ok := s.ends[key]; ok {
+		return m, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT `+col+` FROM edge WHERE kind IN (`+placeholders(len(kinds))+`)`, kindArgs(kinds)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		m[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if s.ends == nil {
+		s.ends = map[string]map[string]bool{}
+	}
+	s.ends[key] = m
+	return m, nil
+}
+
+// EdgeLinksToAny is EdgesToAny without the edges' sources and props, read
+// from the edge_dst index alone: what walks over many edges need.
+func (s *Store) EdgeLinksToAny(ctx context.Context, dsts []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	var out []fact.Edge
+	for i := 0; i < len(dsts); i += batch {
+		part := dsts[i:min(i+batch, len(dsts))]
+		args := make([]any, 0, len(part)+len(kinds))
+		for _, d := range part {
+			args = append(args, d)
+		}
+		args = append(args, kindArgs(kinds)...)
+		rows, err := s.db.QueryContext(ctx, `SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line FROM edge
+			WHERE dst IN (`+placeholders(len(part))+`) AND kind IN (`+placeholders(len(kinds))+`)
+			ORDER BY dst, evidence_path, evidence_line, kind, id`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var e fact.Edge
+			var kind, prov string
+			if err := rows.Scan(&e.ID, &kind, &e.From, &e.To, &prov, &e.Confidence, &e.EvidencePath, &e.EvidenceLine); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			e.Kind, e.Provenance = fact.EdgeKind(kind), fact.Provenance(prov)
+			out = append(out, e)
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // EdgesOfKinds returns every edge of the given kinds, by id.
 func (s *Store) EdgesOfKinds(ctx context.Context, kinds []fact.EdgeKind) ([]fact.Edge, error) {
 	return s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE kind IN (`+placeholders(len(kinds))+`) ORDER BY id`, kindArgs(kinds)...)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
@@ -18,6 +19,9 @@ import (
 type Store struct {
 	db   *sql.DB
 	path string
+
+	endsMu sync.Mutex
+	ends   map[string]map[string]bool // EdgeEnds, by direction and kinds
 }
 
 // Open opens a published graph.sqlite read-only and checks its schema version.

@@ -9,6 +9,7 @@ package graph
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -201,10 +202,48 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 			return st, err
 		}
 	}
+	if err := ensureIndexes(ctx, tx); err != nil {
+		return st, fmt.Errorf("updating indexes of %q: %w", path, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return st, fmt.Errorf("committing %q: %w", path, err)
 	}
 	return st, db.Close()
+}
+
+// ensureIndexes makes the secondary indexes of a file copied from an older
+// revision those of indexes.sql: an index defined otherwise is built again,
+// once, and a missing one is created.
+func ensureIndexes(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range strings.Split(indexesSQL, ";") {
+		var want string
+		for _, line := range strings.Split(stmt, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+				want += line + "\n"
+			}
+		}
+		want = strings.Join(strings.Fields(want), " ")
+		fields := strings.Fields(want)
+		if len(fields) < 3 || fields[0] != "CREATE" || fields[1] != "INDEX" {
+			continue
+		}
+		name := fields[2]
+		var have string
+		err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`, name).Scan(&have)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if strings.Join(strings.Fields(have), " ") == want {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DROP INDEX IF EXISTS `+name); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, want); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // updater runs one Update's statements and remembers the keys it deleted.
