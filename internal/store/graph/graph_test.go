@@ -86,3 +86,55 @@ func TestPropsJSONMatchesEncodingJSON(t *testing.T) {
 		t.Fatalf("only %d plain cases exercised the direct path", plain)
 	}
 }
+
+// TestUpdateRebuildsChangedIndexes: a store copied from a revision written
+// with another definition of an index gets this build's definition.
+func TestUpdateRebuildsChangedIndexes(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "graph.sqlite")
+	c := Content{Nodes: []fact.Node{{ID: "n1", Kind: fact.Function, Name: "f", QName: "f", Path: "a.php", StartLine: 1, EndLine: 2}},
+		Edges: []fact.Edge{{ID: "e1", Kind: fact.Calls, From: "n1", To: "n1", Provenance: fact.Stated, Confidence: 1, EvidencePath: "a.php", EvidenceLine: 1}}}
+	w, err := Create(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Nodes(ctx, c.Nodes); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Edges(ctx, c.Edges); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlitedb.OpenBuild(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexSQL := func() string {
+		var s string
+		if err := db.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE name = 'edge_dst'`).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	want := indexSQL()
+	if _, err := db.ExecContext(ctx, `DROP INDEX edge_dst; CREATE INDEX edge_dst ON edge(dst)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `DROP INDEX node_name`); err != nil {
+		t.Fatal(err)
+	}
+	d := ContentDigests(c)
+	if _, err := Update(ctx, path, c, d, d); err != nil {
+		t.Fatal(err)
+	}
+	if got := indexSQL(); got != want {
+		t.Errorf("edge_dst after Update: %s, want %s", got, want)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'node_name'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("node_name after Update: %d %v", n, err)
+	}
+	db.Close()
+}
