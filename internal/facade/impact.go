@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
 // Step is one edge of an evidence chain: From uses To at Path:Line.
@@ -159,12 +160,18 @@ type ImpactFile struct {
 // and jobs whose handles edge reaches the change; Tables are the tables the
 // changed and impacted code queries or references, each with the chain that
 // reaches it (its first step is the queries or references_table edge).
+// Symbols are one page (the envelope's limits, across both blocks); files,
+// entry points and tables each list at most the page's limit, files with the
+// most impacted definitions first, and say how many there are in all.
 type ImpactBlock struct {
-	Symbols     []ImpactItem `json:"symbols"`
-	Files       []ImpactFile `json:"files"`
-	EntryPoints []ImpactItem `json:"entry_points"`
-	Tables      []ImpactItem `json:"tables"`
-	Tests       []Symbol     `json:"tests"`
+	Symbols          []ImpactItem `json:"symbols"`
+	Files            []ImpactFile `json:"files"`
+	FilesTotal       int          `json:"files_total"`
+	EntryPoints      []ImpactItem `json:"entry_points"`
+	EntryPointsTotal int          `json:"entry_points_total"`
+	Tables           []ImpactItem `json:"tables"`
+	TablesTotal      int          `json:"tables_total"`
+	Tests            []Symbol     `json:"tests"`
 }
 
 // ImpactResult has the hard block (stated chains only) and the soft block.
@@ -332,7 +339,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := args.pageDefault(op, 50)
+	limit, offset, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
@@ -407,23 +414,35 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if mode != "all" {
 		softT, softE = nil, nil
 	}
+	// order everything by place, cut the pages, then load the symbols of
+	// what the answer shows
 	all := append(append(append(append(append(append([]reached(nil), hard...), soft...), hardT...), softT...), hardE...), softE...)
-	syms, err := s.symbolsOf(ctx, snap, reachedIDs(all))
+	places, err := snap.graph.Places(ctx, reachedIDs(all))
+	if err != nil {
+		return nil, storeError(err)
+	}
+	hard, soft = byPlace(hard, places), byPlace(soft, places)
+	hardT, softT, hardE, softE = byPlace(hardT, places), byPlace(softT, places), byPlace(hardE, places), byPlace(softE, places)
+	res.Hard.Files, res.Hard.FilesTotal = impactFiles(hard, places, limit)
+	res.Soft.Files, res.Soft.FilesTotal = impactFiles(soft, places, limit)
+	res.Hard.EntryPointsTotal, res.Soft.EntryPointsTotal = len(hardE), len(softE)
+	res.Hard.TablesTotal, res.Soft.TablesTotal = len(hardT), len(softT)
+	total := len(hard) + len(soft)
+	// one page of symbols across hard then soft
+	pageHard := window(hard, limit, offset)
+	var pageSoft []reached
+	if rest := limit - len(pageHard); rest > 0 {
+		pageSoft = window(soft, rest, max(offset-len(hard), 0))
+	}
+	hardT, softT, hardE, softE = window(hardT, limit, 0), window(softT, limit, 0), window(hardE, limit, 0), window(softE, limit, 0)
+	shown := append(append(append(append(append(append([]reached(nil), pageHard...), pageSoft...), hardT...), softT...), hardE...), softE...)
+	syms, err := s.symbolsOf(ctx, snap, reachedIDs(shown))
 	if err != nil {
 		return nil, err
 	}
-	hardItems, softItems := impactItems(hard, syms), impactItems(soft, syms)
+	res.Hard.Symbols, res.Soft.Symbols = impactItems(pageHard, syms), impactItems(pageSoft, syms)
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(hardE, syms), impactItems(softE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(hardT, syms), impactItems(softT, syms)
-	res.Hard.Files, res.Soft.Files = impactFiles(hardItems), impactFiles(softItems)
-	total := len(hardItems) + len(softItems)
-	// one page across hard then soft
-	res.Hard.Symbols = window(hardItems, limit, offset)
-	rest := limit - len(res.Hard.Symbols)
-	softOff := max(offset-len(hardItems), 0)
-	if rest > 0 {
-		res.Soft.Symbols = window(softItems, rest, softOff)
-	}
 	env.Result = res
 	env.Limits = limits(op, limit, offset, len(res.Hard.Symbols)+len(res.Soft.Symbols), total)
 	if total == 0 {
@@ -524,20 +543,24 @@ func impactItems(rs []reached, syms map[string]*Symbol) []ImpactItem {
 	return out
 }
 
-func impactFiles(items []ImpactItem) []ImpactFile {
+// impactFiles groups reached definitions by file: at most limit files, those
+// with the most definitions first (then by path), and how many files in all.
+func impactFiles(rs []reached, places map[string]graph.Place, limit int) ([]ImpactFile, int) {
 	by := map[string]*ImpactFile{}
-	for _, it := range items {
-		f := by[it.Path]
+	for _, r := range rs {
+		p := places[r.id]
+		f := by[p.Path]
 		if f == nil {
-			f = &ImpactFile{Path: it.Path, Line: it.Line}
-			by[it.Path] = f
+			f = &ImpactFile{Path: p.Path, Line: p.Line}
+			by[p.Path] = f
 		}
 		f.Symbols++
-		f.Line = min(f.Line, it.Line)
+		f.Line = min(f.Line, p.Line)
 	}
 	out := make([]ImpactFile, 0, len(by))
 	for _, p := range slices.Sorted(maps.Keys(by)) {
 		out = append(out, *by[p])
 	}
-	return out
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Symbols > out[j].Symbols })
+	return out[:min(limit, len(out))], len(out)
 }

@@ -508,3 +508,43 @@ func TestSearchScoresAndFilters(t *testing.T) {
 		t.Errorf("semantic fallback: %+v", r)
 	}
 }
+
+// TestImpactListsAreBounded: impact pages its symbols and lists at most the
+// page's limit of files (most impacted first) with the total, so a function
+// used everywhere gives a small answer.
+func TestImpactListsAreBounded(t *testing.T) {
+	f := genFixture(3, 0)
+	var hot string
+	for _, n := range f.nodes {
+		if n.QName == `App\hot` {
+			hot = n.ID
+		}
+	}
+	// 60 files; file i holds i%3+1 callers of App\hot
+	for i := range 60 {
+		path := fmt.Sprintf("src/use%02d.php", i)
+		f.files[path] = "<?php\n" + strings.Repeat("// use\n", 10)
+		for j := range i%3 + 1 {
+			fn := f.node(fact.Function, fmt.Sprintf(`App\use%d_%d`, i, j), fmt.Sprintf("use%d_%d", i, j), path, 2+2*j, 3+2*j, "", "function u()")
+			f.edge(fact.Calls, fn, hot, path, 2+2*j, fact.Stated)
+		}
+	}
+	root := t.TempDir()
+	f.publish(t, root, "rev-0001")
+	s, err := New(root)
+	must(t, err)
+	t.Cleanup(func() { s.Close() })
+	env := call(t, s, "impact", `{"qname":"App\\hot","depth":1,"limit":10}`)
+	r := env.Result.(ImpactResult)
+	if env.Limits.Total != 120 || len(r.Hard.Symbols) != 10 || !env.Limits.Truncated {
+		t.Fatalf("symbols: %d shown of %d (%+v)", len(r.Hard.Symbols), env.Limits.Total, env.Limits)
+	}
+	if r.Hard.FilesTotal != 60 || len(r.Hard.Files) != 10 {
+		t.Fatalf("files: %d shown, total %d", len(r.Hard.Files), r.Hard.FilesTotal)
+	}
+	for _, fl := range r.Hard.Files {
+		if fl.Symbols != 3 {
+			t.Errorf("file %s with %d impacted definitions shown before those with 3", fl.Path, fl.Symbols)
+		}
+	}
+}

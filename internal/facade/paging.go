@@ -63,10 +63,3 @@ func window[T any](items []T, limit, offset int) []T {
 	return items[offset:min(offset+limit, len(items))]
 }
 
-// pageDefault is page with another default limit.
-func (p Page) pageDefault(op string, def int) (int, int, error) {
-	if p.Limit == 0 {
-		p.Limit = def
-	}
-	return p.page(op)
-}
