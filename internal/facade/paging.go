@@ -62,4 +62,3 @@ func window[T any](items []T, limit, offset int) []T {
 	}
 	return items[offset:min(offset+limit, len(items))]
 }
-
