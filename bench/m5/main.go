@@ -204,12 +204,17 @@ func run(ctx context.Context, src string, nq int) error {
 		}
 		n++
 	}
+	// as `ragraf reindex --commit` does: compare while the next revision is
+	// built, every change in the ledger before it is published
 	t2 := time.Now()
-	if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"}); err != nil {
-		return err
-	}
-	detect := time.Since(t2)
-	r2, err := rev.Reindex(ctx, rev.Options{Root: root, Config: cfg})
+	var detect time.Duration
+	detected := make(chan error, 1)
+	go func() {
+		_, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"})
+		detect = time.Since(t2)
+		detected <- err
+	}()
+	r2, err := rev.Reindex(ctx, rev.Options{Root: root, Config: cfg, BeforePublish: func() error { return <-detected }})
 	if err != nil {
 		return err
 	}
