@@ -63,13 +63,18 @@ type Score struct {
 	Server      int     `json:"refs_server"` // use sites the server reports
 	DefAsked    int     `json:"defs_asked"`
 	DefAgree    int     `json:"defs_agree"`
+	DefSilent   int     `json:"defs_server_silent"` // asked sites where the server gave no definition at all
 	Precision   float64 `json:"precision"`
 	Recall      float64 `json:"recall"`
 	DefAgreeing float64 `json:"definition_agreement"`
+	// DefAnswered is the agreement over the sites where the server gave a
+	// definition: a silent server is not a different answer.
+	DefAnswered float64 `json:"definition_agreement_answered"`
 }
 
 func (s *Score) finish() {
 	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
+	s.DefAnswered = ratio(s.DefAgree, s.DefAsked-s.DefSilent)
 }
 
 func ratio(a, b int) float64 {
@@ -177,6 +182,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.Server += s.Server
 		rep.Total.DefAsked += s.DefAsked
 		rep.Total.DefAgree += s.DefAgree
+		rep.Total.DefSilent += s.DefSilent
 	}
 	rep.Total.finish()
 	return rep, nil
@@ -421,8 +427,8 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	for _, l := range locs {
 		if p := e.rel(l.URI); p != "" {
 			st := site{p, l.Range.Start.Line + 1}
-			if st.path == n.Path && st.line >= n.StartLine && st.line <= n.StartLine+1 && kind != "method" {
-				continue // the declaration itself
+			if st.path == n.Path && st.line == pos["line"].(int)+1 && kind != "method" {
+				continue // the declaration itself: the line of its name, where we asked
 			}
 			theirs[st] = true
 		}
@@ -475,6 +481,9 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			if rp == n.Path && line+1 <= n.EndLine && end+1 >= n.StartLine {
 				agree = true
 			}
+		}
+		if len(defs) == 0 {
+			s.DefSilent++
 		}
 		if agree {
 			s.DefAgree++
@@ -543,8 +552,8 @@ func fileURI(p string) string {
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "server %s\ncorpus %s (%s), seed %d\n", r.Server, r.Corpus, r.Revision, r.Seed)
 	row := func(name string, s *Score) {
-		fmt.Fprintf(w, "%-9s symbols %4d  refs: precision %.4f recall %.4f (agree %d, ragraf %d, server %d)  definition agreement %.4f (%d/%d)\n",
-			name, s.Symbols, s.Precision, s.Recall, s.Agree, s.Ragraf, s.Server, s.DefAgreeing, s.DefAgree, s.DefAsked)
+		fmt.Fprintf(w, "%-9s symbols %4d  refs: precision %.4f recall %.4f (agree %d, ragraf %d, server %d)  definition agreement %.4f (%d/%d; %.4f where the server answers, silent at %d)\n",
+			name, s.Symbols, s.Precision, s.Recall, s.Agree, s.Ragraf, s.Server, s.DefAgreeing, s.DefAgree, s.DefAsked, s.DefAnswered, s.DefSilent)
 	}
 	kinds := make([]string, 0, len(r.ByKind))
 	for k := range r.ByKind {

@@ -1,0 +1,247 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/rev"
+)
+
+// The test binary doubles as a small language server when this variable is
+// set: TestMain serves LSP over stdio instead of running tests.
+const fakeServerEnv = "RAGRAF_FAKE_LSP"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(fakeServerEnv) != "" {
+		fakeServer(os.Stdin, os.Stdout)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeServer answers from the text of the project's files, with two planted
+// faults the test knows: it never sees uses in c.php (references), and it
+// answers no definition for a position in b.php.
+func fakeServer(in io.Reader, out io.Writer) {
+	r := bufio.NewReader(in)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(out, "Content-Length: %d\r\n\r\n%s", len(b), b)
+	}
+	var root string
+	for {
+		n := -1
+		for {
+			ln, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			ln = strings.TrimSpace(ln)
+			if ln == "" {
+				break
+			}
+			if k, v, ok := strings.Cut(ln, ":"); ok && strings.EqualFold(k, "Content-Length") {
+				n, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(body, &m)
+		var p struct {
+			RootPath     string `json:"rootPath"`
+			TextDocument struct {
+				URI string `json:"uri"`
+			} `json:"textDocument"`
+			Position struct {
+				Line      int `json:"line"`
+				Character int `json:"character"`
+			} `json:"position"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		var result any
+		switch m.Method {
+		case "initialize":
+			root = p.RootPath
+			result = map[string]any{"capabilities": map[string]any{}}
+		case "initialized":
+			send(map[string]any{"jsonrpc": "2.0", "method": "indexingEnded"})
+			continue
+		case "textDocument/references", "textDocument/definition":
+			path := uriPath(p.TextDocument.URI)
+			name := identAt(path, p.Position.Line, p.Position.Character)
+			if m.Method == "textDocument/references" {
+				result = fakeRefs(root, name)
+			} else if !strings.HasSuffix(path, "b.php") {
+				result = fakeDef(root, name)
+			}
+		case "shutdown":
+		default:
+			if m.ID == nil {
+				continue
+			}
+		}
+		if m.ID != nil {
+			res, _ := json.Marshal(result)
+			send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": json.RawMessage(res)})
+		}
+	}
+}
+
+func uriPath(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return pu.Path
+}
+
+func identAt(path string, line, char int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(b), "\n")
+	if line >= len(lines) || char > len(lines[line]) {
+		return ""
+	}
+	l := lines[line]
+	start, end := char, char
+	for start > 0 && isIdent(l[start-1]) {
+		start--
+	}
+	for end < len(l) && isIdent(l[end]) {
+		end++
+	}
+	return l[start:end]
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+type fakeLoc struct {
+	URI   string `json:"uri"`
+	Range struct {
+		Start struct {
+			Line      int `json:"line"`
+			Character int `json:"character"`
+		} `json:"start"`
+		End struct {
+			Line      int `json:"line"`
+			Character int `json:"character"`
+		} `json:"end"`
+	} `json:"range"`
+}
+
+// scan finds lines matching re in the project's PHP files, c.php left out
+// when skipC is set.
+func scan(root string, re *regexp.Regexp, skipC bool) []fakeLoc {
+	var out []fakeLoc
+	for _, f := range []string{"a.php", "b.php", "c.php"} {
+		if skipC && f == "c.php" {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(root, f))
+		for i, l := range strings.Split(string(b), "\n") {
+			for _, ix := range re.FindAllStringIndex(l, -1) {
+				var loc fakeLoc
+				loc.URI = "file://" + filepath.Join(root, f)
+				loc.Range.Start.Line, loc.Range.Start.Character = i, ix[0]
+				loc.Range.End.Line, loc.Range.End.Character = i, ix[1]
+				out = append(out, loc)
+			}
+		}
+	}
+	return out
+}
+
+func fakeRefs(root, name string) []fakeLoc {
+	if name == "" {
+		return nil
+	}
+	return scan(root, regexp.MustCompile(`(?:^|[^\w$>:]|return )`+regexp.QuoteMeta(name)+`\(`), true)
+}
+
+func fakeDef(root, name string) []fakeLoc {
+	if name == "" {
+		return nil
+	}
+	return scan(root, regexp.MustCompile(`function `+regexp.QuoteMeta(name)+`\(`), false)
+}
+
+// TestFT3_EvalLSP runs `eval lsp` against the fake server on a project whose
+// answers are known: ragraf and the server agree everywhere but on the
+// planted faults, which must show up as exactly the counted disagreements.
+func TestFT3_EvalLSP(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"a.php": "<?php\nfunction alpha() { return 1; }\nfunction beta() { return alpha(); }\n",
+		"b.php": "<?php\nfunction gamma() { return alpha() + beta(); }\n",
+		"c.php": "<?php\nfunction delta() { return gamma(); }\n",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Sample: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Total
+	// uses: alpha a.php:3 and b.php:2, beta b.php:2, gamma c.php:2; the server
+	// never sees c.php, so gamma's use is ragraf's only
+	if s.Symbols != 4 || s.Ragraf != 4 || s.Server != 3 || s.Agree != 3 {
+		t.Fatalf("refs: %+v", s)
+	}
+	if s.Precision != 0.75 || s.Recall != 1 {
+		t.Errorf("precision %v recall %v, want 0.75 and 1", s.Precision, s.Recall)
+	}
+	// definitions asked at alpha's a.php:3 and b.php:2, beta's b.php:2 and
+	// gamma's c.php:2; the server is silent in b.php
+	if s.DefAsked != 4 || s.DefAgree != 2 || s.DefSilent != 2 || s.DefAgreeing != 0.5 || s.DefAnswered != 1 {
+		t.Errorf("definitions: %+v", s)
+	}
+	extra, defs := 0, 0
+	for _, d := range rep.Disagreements {
+		switch d.What {
+		case "extra":
+			extra++
+			if d.Path != "c.php" || d.Symbol != "gamma" {
+				t.Errorf("extra %+v, want gamma's use in c.php", d)
+			}
+		case "definition":
+			defs++
+		default:
+			t.Errorf("unexpected disagreement %+v", d)
+		}
+	}
+	if extra != 1 || defs != 2 {
+		t.Errorf("%d extra and %d definition disagreements, want 1 and 2", extra, defs)
+	}
+}
