@@ -66,6 +66,10 @@ type Ref struct {
 	Props map[string]string
 }
 
+// PropRelativeScope, in a static call's Props, says it was written with
+// self::, static:: or parent::.
+const PropRelativeScope = "relative_scope"
+
 // Unresolved is a reference that names no known node; it stays visible with
 // its kind, name and place.
 type Unresolved struct {

@@ -27,6 +27,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
@@ -219,6 +220,7 @@ func heuristicConfidence(p float64, n int) float64 {
 const (
 	pByName = 0.8 // unknown receiver, method picked by name
 	pNamed  = 0.9 // callback naming its function, or its method with a typed receiver
+	pMagic  = 0.7 // a typed receiver without the method: its class's __call or __callStatic
 	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
 	maxCandidates = 8
 )
@@ -384,21 +386,63 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	case len(classes) == 0:
 		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
 	}
+	owner := r.nodes[r.classes[classes[0]][0].idx].QName
+	if strings.HasPrefix(ref.Name, "__") {
+		// magic methods (a constructor above all) are never dispatched to
+		// __call or __callStatic
+		return r.unresolvedRef(ref, ref.Name, "method not found on "+owner)
+	}
 	for _, c := range classes {
-		if m := r.lookupMethod(c, "__call"); len(m) > 0 && ref.Kind == fact.RefMethodCall {
-			for _, t := range m {
-				r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(m)))
-			}
-			return derived
-		}
-		if m := r.lookupMethod(c, "__callstatic"); len(m) > 0 && ref.Kind == fact.RefStaticCall {
-			for _, t := range m {
-				r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pNamed, len(m)))
-			}
-			return derived
+		if p := r.foreignAncestor(c, 0); p != "" {
+			// most likely inherited from a class the project does not hold
+			return r.unresolvedRef(ref, ref.Name, "method not found on "+owner+"; may be inherited from "+p+", outside the project")
 		}
 	}
-	return r.unresolvedRef(ref, ref.Name, "method not found on "+r.nodes[r.classes[classes[0]][0].idx].QName)
+	// the magic fallbacks: a method call, or parent::/self::/static:: from an
+	// instance method, goes to __call; a static call to __callStatic
+	magic := []string{"__callstatic"}
+	if ref.Kind == fact.RefMethodCall {
+		magic = []string{"__call"}
+	} else if ref.Props[fact.PropRelativeScope] == "true" {
+		magic = []string{"__call", "__callstatic"}
+	}
+	for _, c := range classes {
+		for _, name := range magic {
+			if m := r.lookupMethod(c, name); len(m) > 0 {
+				for _, t := range m {
+					r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pMagic, len(m)))
+				}
+				return derived
+			}
+		}
+	}
+	return r.unresolvedRef(ref, ref.Name, "method not found on "+owner)
+}
+
+// foreignAncestor returns the name of a parent or used trait of class, or of
+// its ancestors, that is neither in the project nor built into PHP ("" when
+// there is none): a method missing from the project's classes may be
+// defined there.
+func (r *resolver) foreignAncestor(class string, depth int) string {
+	if depth > maxDepth {
+		return ""
+	}
+	for _, c := range r.classes[class] {
+		for _, list := range [][]string{c.parents, c.traits} {
+			for _, p := range list {
+				if r.classes[p] == nil {
+					if !builtins().classes[p] {
+						return p
+					}
+					continue
+				}
+				if f := r.foreignAncestor(p, depth+1); f != "" {
+					return f
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // byName links a call with an unknown receiver to every method of that name.

@@ -179,6 +179,11 @@ func (r *refWalker) visit(n *sitter.Node) {
 		if nm != nil {
 			if nm.Kind() == "name" {
 				r.emitN(fact.RefStaticCall, nm, r.text(nm), d, "")
+				if scope != nil && isRelative(r.text(scope)) {
+					// parent::m(), self::m(): from an instance method a
+					// missing m goes to __call, not __callStatic
+					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropRelativeScope: "true"}
+				}
 			} else {
 				r.emitN(fact.RefDynamicCall, nm, "", d, "")
 				r.visit(nm)
@@ -1277,7 +1282,7 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 				return ""
 			}
 		}
-	case "clone_expression", "parenthesized_expression":
+	case "clone_expression", "parenthesized_expression", "error_suppression_expression":
 		if k := r.named(e); len(k) == 1 {
 			return r.exprDesc(k[0])
 		}
