@@ -70,6 +70,10 @@ type Ref struct {
 // self::, static:: or parent::.
 const PropRelativeScope = "relative_scope"
 
+// PropAnonMethod, in a method call's Props, says it calls a method that an
+// anonymous class declares on $this: the index holds no node for it.
+const PropAnonMethod = "anon_method"
+
 // Unresolved is a reference that names no known node; it stays visible with
 // its kind, name and place.
 type Unresolved struct {

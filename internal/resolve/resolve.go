@@ -356,6 +356,9 @@ func (r *resolver) receiver(ref *fact.Ref) (project []string, builtin, missing b
 }
 
 func (r *resolver) methodCall(ref *fact.Ref) outcome {
+	if ref.Props[fact.PropAnonMethod] == "true" {
+		return r.unresolvedRef(ref, ref.Name, "method of an anonymous class, which the index does not hold")
+	}
 	if ref.Recv == "" {
 		return r.byName(ref, fact.Lower(ref.Name), pByName, "unknown receiver")
 	}

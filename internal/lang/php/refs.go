@@ -20,6 +20,9 @@ type classCtx struct {
 	fq     string // "" for an anonymous class
 	parent string // FQ name of the extended class, "" if none
 	id     string // the class node's id, "" when not found
+	// own holds, for an anonymous class, the lower-case names of the methods
+	// its body declares (the index holds no node for them)
+	own map[string]bool
 }
 
 // refWalker walks a whole file after the structural walk; it looks up the
@@ -151,6 +154,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 		if nm != nil {
 			if nm.Kind() == "name" {
 				r.emitN(fact.RefMethodCall, nm, r.text(nm), d, "")
+				if r.cls != nil && r.cls.own != nil && obj != nil && r.text(obj) == "$this" && r.cls.own[fact.Lower(r.text(nm))] {
+					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropAnonMethod: "true"}
+				}
 			} else {
 				r.emitN(fact.RefDynamicCall, nm, "", d, "")
 				r.visit(nm)
@@ -437,6 +443,12 @@ func (r *refWalker) anonClass(n *sitter.Node) {
 	prev := r.cls
 	r.cls = ctx
 	if body := n.ChildByFieldName("body"); body != nil {
+		ctx.own = map[string]bool{}
+		for _, m := range r.named(body) {
+			if nn := m.ChildByFieldName("name"); m.Kind() == "method_declaration" && nn != nil {
+				ctx.own[fact.Lower(r.text(nn))] = true
+			}
+		}
 		r.classBody(body, "")
 	}
 	r.cls = prev
@@ -1266,6 +1278,12 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if name == "this" {
 			if r.cls != nil && r.cls.fq != "" {
 				return `\` + r.cls.fq
+			}
+			if r.cls != nil && r.cls.parent != "" {
+				// an anonymous class: what its body does not declare comes
+				// from the class it extends (calls to its own methods are
+				// marked PropAnonMethod)
+				return `\` + r.cls.parent
 			}
 			return ""
 		}

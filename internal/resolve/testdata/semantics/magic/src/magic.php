@@ -63,3 +63,34 @@ function quiet(): int
     $x = @simplexml_load_string('<a/>');
     return $x->count(); // SimpleXMLElement::count, not Counter::count
 }
+
+class Base
+{
+    public function hello(): string
+    {
+        return 'hi';
+    }
+}
+
+class File
+{
+    public function read(): string
+    {
+        return 'file';
+    }
+}
+
+function anon(): object
+{
+    return new class extends Base {
+        public function read(): string
+        {
+            return 'own';
+        }
+
+        public function run(): string
+        {
+            return $this->read() . $this->hello(); // its own read(), not File::read; Base::hello
+        }
+    };
+}
