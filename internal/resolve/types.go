@@ -145,6 +145,9 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 				break
 			}
 		}
+		if len(set) == 0 && r.foreignFunc(s[1:j]) {
+			set = []string{foreignType}
+		}
 		i = j
 	case s[0] == '$':
 		j := 1
@@ -197,12 +200,17 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 				if strings.HasSuffix(c, "[]") {
 					continue
 				}
+				var t []string
 				if call {
-					next = addTypes(next, r.methodType(c, fact.Lower(name), depth))
+					t = r.methodType(c, fact.Lower(name), depth)
 				} else {
 					_ = static
-					next = addTypes(next, r.propType(c, name, depth))
+					t = r.propType(c, name, depth)
 				}
+				if len(t) == 0 && r.foreignClass(c) {
+					t = []string{foreignType} // what code outside the project returns
+				}
+				next = addTypes(next, t)
 			}
 			set = next
 		default:
@@ -210,6 +218,38 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 		}
 	}
 	return set
+}
+
+// foreignType is the type of a value that comes from code outside the
+// project (a vendor class's method or property, a vendor function): it is
+// no project class and no built-in one, so a call on it is never guessed by
+// name.
+const foreignType = "?outside"
+
+// foreignClass reports whether members of class may come from outside the
+// project: the class is not in the project and not built into PHP, or it has
+// an ancestor that is neither.
+func (r *resolver) foreignClass(c string) bool {
+	if c == foreignType {
+		return true
+	}
+	if r.classes[c] == nil {
+		return !builtins().classes[c]
+	}
+	return r.foreignAncestor(c, 0) != ""
+}
+
+// foreignFunc reports whether none of the candidate names of a function
+// ("a,b": the namespaced name and its global fallback) is in the project or
+// built into PHP.
+func (r *resolver) foreignFunc(names string) bool {
+	for _, f := range strings.Split(names, ",") {
+		l := fact.Lower(strings.TrimPrefix(f, `\`))
+		if len(r.funcs[l]) > 0 || builtins().funcs[l] {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *resolver) methodType(class, name string, depth int) []string {

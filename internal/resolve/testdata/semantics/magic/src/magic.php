@@ -94,3 +94,17 @@ function anon(): object
         }
     };
 }
+
+class Store
+{
+    public function get(string $key): string
+    {
+        return $key;
+    }
+}
+
+function outside(Request $req): string
+{
+    // what a class or function outside the project returns is not guessed by name
+    return $req->getSession()->get('x') . \vendor_helper()->get('y');
+}
