@@ -73,29 +73,40 @@ func Start(ctx context.Context, command, dir string, config json.RawMessage, err
 	return c, nil
 }
 
+// readFrame reads one message body framed by a Content-Length header; a
+// header block without the length gives a nil body.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	n := -1
+	for {
+		ln, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		ln = strings.TrimSpace(ln)
+		if ln == "" {
+			break
+		}
+		if k, v, ok := strings.Cut(ln, ":"); ok && strings.EqualFold(k, "Content-Length") {
+			n, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if n < 0 {
+		return nil, nil
+	}
+	body := make([]byte, n)
+	_, err := io.ReadFull(r, body)
+	return body, err
+}
+
 func (c *Client) read(r *bufio.Reader) {
 	defer close(c.done)
 	for {
-		n := -1
-		for {
-			ln, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			ln = strings.TrimSpace(ln)
-			if ln == "" {
-				break
-			}
-			if k, v, ok := strings.Cut(ln, ":"); ok && strings.EqualFold(k, "Content-Length") {
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		if n < 0 {
-			continue
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
+		body, err := readFrame(r)
+		if err != nil {
 			return
+		}
+		if body == nil {
+			continue
 		}
 		var m message
 		if json.Unmarshal(body, &m) != nil {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -41,22 +40,8 @@ func fakeServer(in io.Reader, out io.Writer) {
 	}
 	var root string
 	for {
-		n := -1
-		for {
-			ln, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			ln = strings.TrimSpace(ln)
-			if ln == "" {
-				break
-			}
-			if k, v, ok := strings.Cut(ln, ":"); ok && strings.EqualFold(k, "Content-Length") {
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
+		body, err := readFrame(r)
+		if err != nil {
 			return
 		}
 		var m struct {

@@ -121,6 +121,29 @@ const batch = 500
 // EdgesToAny returns the edges of the given kinds that end at any of dsts,
 // ordered by dst, evidence place, kind and id.
 func (s *Store) EdgesToAny(ctx context.Context, dsts []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	return s.edgesToAny(ctx, edgeCols, scanEdge, dsts, kinds)
+}
+
+// linkCols are the columns edge_dst covers.
+const linkCols = `id, kind, src, dst, provenance, confidence, evidence_path, evidence_line`
+
+func scanLink(sc interface{ Scan(...any) error }) (fact.Edge, error) {
+	var e fact.Edge
+	var kind, prov string
+	err := sc.Scan(&e.ID, &kind, &e.From, &e.To, &prov, &e.Confidence, &e.EvidencePath, &e.EvidenceLine)
+	e.Kind, e.Provenance = fact.EdgeKind(kind), fact.Provenance(prov)
+	return e, err
+}
+
+// EdgeLinksToAny is EdgesToAny without the edges' sources and props, read
+// from the edge_dst index alone: what walks over many edges need.
+func (s *Store) EdgeLinksToAny(ctx context.Context, dsts []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
+	return s.edgesToAny(ctx, linkCols, scanLink, dsts, kinds)
+}
+
+// edgesToAny reads cols of the edges of kinds that end at any of dsts, in
+// batches of IN lists, ordered by dst, evidence place, kind and id.
+func (s *Store) edgesToAny(ctx context.Context, cols string, scan func(interface{ Scan(...any) error }) (fact.Edge, error), dsts []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
 	var out []fact.Edge
 	for i := 0; i < len(dsts); i += batch {
 		part := dsts[i:min(i+batch, len(dsts))]
@@ -129,12 +152,22 @@ func (s *Store) EdgesToAny(ctx context.Context, dsts []string, kinds []fact.Edge
 			args = append(args, d)
 		}
 		args = append(args, kindArgs(kinds)...)
-		es, err := s.edges(ctx, `SELECT `+edgeCols+` FROM edge WHERE dst IN (`+placeholders(len(part))+`) AND kind IN (`+placeholders(len(kinds))+`)
+		rows, err := s.db.QueryContext(ctx, `SELECT `+cols+` FROM edge WHERE dst IN (`+placeholders(len(part))+`) AND kind IN (`+placeholders(len(kinds))+`)
 			ORDER BY dst, evidence_path, evidence_line, kind, id`, args...)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, es...)
+		for rows.Next() {
+			e, err := scan(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, e)
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -179,40 +212,6 @@ func (s *Store) EdgeEnds(ctx context.Context, kinds []fact.EdgeKind, from bool) 
 	}
 	s.ends[key] = m
 	return m, nil
-}
-
-// EdgeLinksToAny is EdgesToAny without the edges' sources and props, read
-// from the edge_dst index alone: what walks over many edges need.
-func (s *Store) EdgeLinksToAny(ctx context.Context, dsts []string, kinds []fact.EdgeKind) ([]fact.Edge, error) {
-	var out []fact.Edge
-	for i := 0; i < len(dsts); i += batch {
-		part := dsts[i:min(i+batch, len(dsts))]
-		args := make([]any, 0, len(part)+len(kinds))
-		for _, d := range part {
-			args = append(args, d)
-		}
-		args = append(args, kindArgs(kinds)...)
-		rows, err := s.db.QueryContext(ctx, `SELECT id, kind, src, dst, provenance, confidence, evidence_path, evidence_line FROM edge
-			WHERE dst IN (`+placeholders(len(part))+`) AND kind IN (`+placeholders(len(kinds))+`)
-			ORDER BY dst, evidence_path, evidence_line, kind, id`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var e fact.Edge
-			var kind, prov string
-			if err := rows.Scan(&e.ID, &kind, &e.From, &e.To, &prov, &e.Confidence, &e.EvidencePath, &e.EvidenceLine); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			e.Kind, e.Provenance = fact.EdgeKind(kind), fact.Provenance(prov)
-			out = append(out, e)
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // EdgesOfKinds returns every edge of the given kinds, by id.
