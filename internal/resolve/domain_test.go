@@ -59,20 +59,10 @@ func TestFT5_AlterationsApplyAcrossFiles(t *testing.T) {
 		{"database/migrations/2024_01_02_status.sql", "-- status\nALTER TABLE orders\n  ADD COLUMN status VARCHAR(20) NOT NULL;\n"},
 		{"database/migrations/2024_03_01_total.sql", "ALTER TABLE orders MODIFY total BIGINT NOT NULL;\nALTER TABLE orders DROP COLUMN coupon_code;\n"},
 	}
-	var nodes []fact.Node
-	for _, f := range files {
-		s, probs := sqlschema.Parse(f.path, []byte(f.src), sqlschema.Options{})
-		if len(probs) != 0 {
-			t.Fatalf("%s: %+v", f.path, probs)
-		}
-		n, _ := s.Facts()
-		nodes = append(nodes, n...)
-	}
 	// the live database agrees with the migrated schema
 	live := sqlschema.Schema{Tables: []sqlschema.Table{{Name: "orders", Source: "information_schema", Path: "db:mysql/shop", Line: 1,
 		Columns: []sqlschema.Column{{Name: "id", Type: "int"}, {Name: "total", Type: "bigint"}, {Name: "status", Type: "varchar(20)"}}}}}
-	n, _ := live.Facts()
-	nodes = append(nodes, n...)
+	nodes := sqlFacts(t, files, live)
 	out, err := Domain(context.Background(), DomainInput{Nodes: nodes})
 	if err != nil {
 		t.Fatal(err)
@@ -122,19 +112,9 @@ func TestFT5_RenameColumnAcrossFiles(t *testing.T) {
 		{"database/migrations/2024_02_01_rename.sql", "-- clearer name\nALTER TABLE orders RENAME COLUMN coupon TO coupon_code;\n"},
 		{"database/migrations/2024_03_01_change.sql", "ALTER TABLE orders CHANGE total amount BIGINT NOT NULL;\n"},
 	}
-	var nodes []fact.Node
-	for _, f := range files {
-		s, probs := sqlschema.Parse(f.path, []byte(f.src), sqlschema.Options{})
-		if len(probs) != 0 {
-			t.Fatalf("%s: %+v", f.path, probs)
-		}
-		n, _ := s.Facts()
-		nodes = append(nodes, n...)
-	}
 	live := sqlschema.Schema{Tables: []sqlschema.Table{{Name: "orders", Source: "information_schema", Path: "db:mysql/shop", Line: 1,
 		Columns: []sqlschema.Column{{Name: "id", Type: "int"}, {Name: "amount", Type: "bigint"}, {Name: "coupon_code", Type: "varchar(32)"}}}}}
-	n, _ := live.Facts()
-	nodes = append(nodes, n...)
+	nodes := sqlFacts(t, files, live)
 	out, err := Domain(context.Background(), DomainInput{Nodes: nodes})
 	if err != nil {
 		t.Fatal(err)
@@ -167,4 +147,24 @@ func TestFT5_RenameColumnAcrossFiles(t *testing.T) {
 	if c := out.Meta[MetaSchemaConflicts]; c != "[]" {
 		t.Errorf("conflicts = %s, want none: the renamed column keeps its varchar(32)", c)
 	}
+}
+
+// sqlFacts parses SQL files as the index does and returns their nodes, with
+// the nodes of extra schemas (a live database) after them.
+func sqlFacts(t *testing.T, files []struct{ path, src string }, extra ...sqlschema.Schema) []fact.Node {
+	t.Helper()
+	var nodes []fact.Node
+	for _, f := range files {
+		s, probs := sqlschema.Parse(f.path, []byte(f.src), sqlschema.Options{})
+		if len(probs) != 0 {
+			t.Fatalf("%s: %+v", f.path, probs)
+		}
+		n, _ := s.Facts()
+		nodes = append(nodes, n...)
+	}
+	for _, s := range extra {
+		n, _ := s.Facts()
+		nodes = append(nodes, n...)
+	}
+	return nodes
 }
