@@ -4,8 +4,9 @@
 // The format is plain: varints, strings as a varint length and bytes (a path
 // equal to the entry's own as one byte), maps as key/value pairs in map
 // order (readers build maps again, so order carries nothing), each cache
-// entry length-prefixed so entries decode on several cores. codec_test.go fills every field of every encoded type, so a
-// field added to a fact type and forgotten here fails the round trip.
+// entry length-prefixed so entries decode on several cores. codec_test.go
+// fills every field of every encoded type, so a field added to a fact type
+// and forgotten here fails the round trip.
 
 package rev
 
