@@ -1277,6 +1277,11 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		name := strings.TrimPrefix(r.text(e), "$")
 		if name == "this" {
 			if r.cls != nil && r.cls.fq != "" {
+				if d := r.env["this"]; d != "" {
+					// `$this instanceof I`: the class and I, whose methods a
+					// trait or an abstract class may call before declaring them
+					return `\` + r.cls.fq + "|" + d
+				}
 				return `\` + r.cls.fq
 			}
 			if r.cls != nil && r.cls.parent != "" {

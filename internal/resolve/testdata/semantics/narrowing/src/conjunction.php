@@ -26,3 +26,16 @@ class Reporter
         return $error->status();
     }
 }
+
+interface OneOfMany
+{
+    public function isOneOfMany(): bool;
+}
+
+trait ComparesModels
+{
+    public function compares(): bool
+    {
+        return $this instanceof OneOfMany && $this->isOneOfMany();
+    }
+}
