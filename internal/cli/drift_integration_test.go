@@ -46,6 +46,15 @@ func TestFT25_CLIDriftLifecycle(t *testing.T) {
 		!strings.Contains(r.stdout, "ragraf reindex --commit") {
 		t.Fatalf("hook after edit: %d %q", r.code, r.stdout)
 	}
+	// the changed method is marked in the answer's text form too
+	r = run(t, root, "query", "outline", "--path", "src/Cart.php", "--format", "text")
+	marked := false
+	for _, ln := range strings.Split(r.stdout, "\n") {
+		marked = marked || strings.Contains(ln, "Shop\\Cart::total") && strings.Contains(ln, "STALE (modify)")
+	}
+	if r.code != 0 || !marked {
+		t.Fatalf("outline after edit: total() not marked: %d %q", r.code, r.stdout)
+	}
 	r = run(t, root, "drift", "--unacked")
 	var env struct {
 		Drift  struct{ Entries, Unacked int } `json:"drift"`

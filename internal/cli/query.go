@@ -214,6 +214,13 @@ func row(m map[string]any) string {
 	if f, ok := m["from"].(map[string]any); ok {
 		cols = append(cols, "in "+str(f["qname"]))
 	}
+	if st, ok := m["stale"].(map[string]any); ok {
+		mark := "STALE (" + str(st["kind"])
+		if via := str(st["via"]); via != "" {
+			mark += " at " + via
+		}
+		cols = append(cols, mark+")")
+	}
 	return strings.Join(cols, "  ")
 }
 
