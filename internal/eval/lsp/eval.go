@@ -290,7 +290,7 @@ func (e *evaluator) usePosition(p string, ln int, n fact.Node) (map[string]any, 
 		}
 	}
 	if col < 0 {
-		col = wordIndex(text, n.Name)
+		col = useIndex(text, n.Name)
 	}
 	if col < 0 {
 		return nil, false
@@ -317,6 +317,27 @@ func wordIndex(text, name string) int {
 		off = i + 1
 	}
 }
+
+// useIndex is wordIndex skipping names that a declaration on the line
+// declares: in `class Pdf extends PdfLib` (PdfLib an alias of another Pdf)
+// the use is not at `Pdf`, and asking there gets the declaration's own place.
+func useIndex(text, name string) int {
+	for off := 0; off < len(text); {
+		i := wordIndex(text[off:], name)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		before := strings.Fields(strings.ToLower(text[:i]))
+		if len(before) == 0 || !declKeyword[before[len(before)-1]] {
+			return i
+		}
+		off = i + len(name)
+	}
+	return -1
+}
+
+var declKeyword = map[string]bool{"class": true, "interface": true, "trait": true, "enum": true, "function": true, "const": true}
 
 func wordByte(b byte) bool {
 	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80

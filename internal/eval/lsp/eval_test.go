@@ -230,3 +230,22 @@ func TestFT3_EvalLSP(t *testing.T) {
 		t.Errorf("%d extra and %d definition disagreements, want 1 and 2", extra, defs)
 	}
 }
+
+// TestUseIndexSkipsDeclaredNames: definitions are asked at the use of a
+// name, never at a declaration of the same name on the line.
+func TestUseIndexSkipsDeclaredNames(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       int
+	}{
+		{`class NaviForm extends \PhpMyAdmin\Config\Forms\User\NaviForm`, "NaviForm", 53},
+		{`class Pdf extends PdfLib`, "Pdf", -1},
+		{`$pdf = new Pdf();`, "Pdf", 11},
+		{`function foo() { return foo(); }`, "foo", 24},
+		{`const LIMIT = self::LIMIT;`, "LIMIT", 20},
+	} {
+		if got := useIndex(c.text, c.name); got != c.want {
+			t.Errorf("useIndex(%q, %q) = %d, want %d", c.text, c.name, got, c.want)
+		}
+	}
+}
