@@ -277,20 +277,14 @@ func (e *evaluator) usePosition(p string, ln int, n fact.Node) (map[string]any, 
 		return nil, false
 	}
 	text := lines[ln-1]
-	col := -1
-	if n.Kind == fact.Method || n.Kind == fact.Constant || n.Kind == fact.Property {
-		for _, sep := range []string{"::", "->"} {
-			if i := strings.Index(strings.ToLower(text), sep+strings.ToLower(n.Name)); i >= 0 {
-				end := i + len(sep) + len(n.Name)
-				if end >= len(text) || !wordByte(strings.ToLower(text)[end]) {
-					col = i + len(sep)
-					break
-				}
-			}
-		}
-	}
-	if col < 0 {
+	col := memberIndex(text, n)
+	if col < 0 && n.Kind == fact.Constant {
+		col = caseIndex(text, n.Name) // constant names are case-sensitive
+	} else if col < 0 {
 		col = useIndex(text, n.Name)
+	}
+	if col >= 2 && memberIndex(text, n) != col && (text[col-2:col] == "->" || text[col-2:col] == "::") {
+		return nil, false // a member of the other kind (`$this->m` where m() is asked)
 	}
 	if col < 0 {
 		return nil, false
@@ -316,6 +310,62 @@ func wordIndex(text, name string) int {
 		}
 		off = i + 1
 	}
+}
+
+// memberIndex finds a member's name after `::` or `->`, where a method's is
+// followed by `(` and a property's or constant's is not, so `$this->m` (a
+// property) is not taken for a call of m(); -1 when there is none.
+func memberIndex(text string, n fact.Node) int {
+	if n.Kind != fact.Method && n.Kind != fact.Constant && n.Kind != fact.Property {
+		return -1
+	}
+	lt, name := strings.ToLower(text), strings.ToLower(n.Name)
+	if n.Kind == fact.Constant {
+		lt, name = text, n.Name
+	}
+	for _, sep := range []string{"::", "->"} {
+		for off := 0; ; {
+			i := strings.Index(lt[off:], sep+name)
+			if i < 0 {
+				break
+			}
+			i += off
+			start, end := i+len(sep), i+len(sep)+len(name)
+			off = end
+			if end < len(lt) && wordByte(lower(lt[end])) {
+				continue
+			}
+			call := strings.HasPrefix(strings.TrimLeft(lt[end:], " \t"), "(")
+			if call == (n.Kind == fact.Method) {
+				return start
+			}
+		}
+	}
+	return -1
+}
+
+// caseIndex is the first occurrence of name as a whole word, case kept.
+func caseIndex(text, name string) int {
+	for off := 0; off < len(text); {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len(name)
+		if (i == 0 || !wordByte(lower(text[i-1])) && text[i-1] != '$') && (end >= len(text) || !wordByte(lower(text[end]))) {
+			return i
+		}
+		off = i + 1
+	}
+	return -1
+}
+
+func lower(b byte) byte {
+	if b >= 'A' && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 // useIndex is wordIndex skipping names that a declaration on the line

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/rev"
 )
 
@@ -247,5 +248,33 @@ func TestUseIndexSkipsDeclaredNames(t *testing.T) {
 		if got := useIndex(c.text, c.name); got != c.want {
 			t.Errorf("useIndex(%q, %q) = %d, want %d", c.text, c.name, got, c.want)
 		}
+	}
+}
+
+// TestUsePositionPicksTheUse: a method's use is a call, a property's is not,
+// and a constant's name is matched with its case.
+func TestUsePositionPicksTheUse(t *testing.T) {
+	m := fact.Node{Kind: fact.Method, Name: "active_callback"}
+	p := fact.Node{Kind: fact.Property, Name: "active_callback"}
+	c := fact.Node{Kind: fact.Constant, Name: "FORCE_SSL_ADMIN"}
+	for _, tc := range []struct {
+		text string
+		n    fact.Node
+		want int
+	}{
+		{`$this->active_callback = array( $this, 'active_callback' );`, m, -1},
+		{`$this->active_callback = $this->active_callback();`, m, 32},
+		{`$this->active_callback = $this->active_callback();`, p, 7},
+		{`force_ssl_admin( FORCE_SSL_ADMIN );`, c, -1},
+	} {
+		if got := memberIndex(tc.text, tc.n); got != tc.want {
+			t.Errorf("memberIndex(%q, %s) = %d, want %d", tc.text, tc.n.Kind, got, tc.want)
+		}
+	}
+	if got := caseIndex(`force_ssl_admin( FORCE_SSL_ADMIN );`, "FORCE_SSL_ADMIN"); got != 17 {
+		t.Errorf("caseIndex = %d, want 17", got)
+	}
+	if got := caseIndex(`XFORCE_SSL_ADMIN`, "FORCE_SSL_ADMIN"); got != -1 {
+		t.Errorf("caseIndex inside a longer name = %d", got)
 	}
 }
