@@ -81,3 +81,16 @@ func (r *resolver) builtinMethod(class, name string, depth int) (string, bool) {
 	}
 	return "", false
 }
+
+// BuiltinDeclares reports whether PHP's own class or interface class (any
+// case, without a leading backslash) declares or inherits method name.
+func BuiltinDeclares(class, name string) bool {
+	_, ok := builtins().methods[fact.Lower(strings.TrimPrefix(class, `\`))+"::"+fact.Lower(name)]
+	return ok
+}
+
+// IsBuiltinClass reports whether PHP itself declares class or interface name
+// (any case, without a leading backslash).
+func IsBuiltinClass(name string) bool {
+	return builtins().classes[fact.Lower(strings.TrimPrefix(name, `\`))]
+}

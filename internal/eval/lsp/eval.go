@@ -17,12 +17,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf16"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/resolve"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/graph"
 )
@@ -224,6 +226,7 @@ type evaluator struct {
 	st     *graph.Store
 	files  map[string][]string
 	opened map[string]bool
+	ifaces map[string][]string // class node id -> built-in interfaces it implements
 }
 
 func (e *evaluator) lines(p string) []string {
@@ -467,6 +470,22 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		if err != nil {
 			return err
 		}
+		// implementations of the same method of one of PHP's own interfaces
+		// (ArrayAccess::offsetGet, JsonSerializable::jsonSerialize) are one
+		// family too: servers list them together, and no node joins them
+		sibs, err := e.builtinSiblings(ctx, n)
+		if err != nil {
+			return err
+		}
+		for _, s := range sibs {
+			more, err := e.family(ctx, s)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, more...)
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
 		for _, id := range ids {
 			if id == n.ID {
 				continue
@@ -564,6 +583,93 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		}
 	}
 	return nil
+}
+
+// builtinSiblings returns the project methods of n's name in other classes
+// that implement the same built-in interface method as n.
+func (e *evaluator) builtinSiblings(ctx context.Context, n fact.Node) ([]string, error) {
+	if n.Parent == "" {
+		return nil, nil
+	}
+	ifaces, err := e.builtinIfaces(ctx, n.Parent, 0)
+	if err != nil {
+		return nil, err
+	}
+	mine := map[string]bool{}
+	for _, i := range ifaces {
+		if resolve.BuiltinDeclares(i, n.Name) {
+			mine[i] = true
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	cands, err := e.st.NodesByName(ctx, n.Name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range cands {
+		if c.Kind != fact.Method || c.ID == n.ID || c.Parent == "" {
+			continue
+		}
+		theirs, err := e.builtinIfaces(ctx, c.Parent, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range theirs {
+			if mine[i] {
+				out = append(out, c.ID)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// builtinIfaces lists, lower-cased, the interfaces of PHP itself that a class
+// or interface node implements or extends, directly (its signature names
+// them: no edge does) or through the project classes and interfaces it
+// extends or implements.
+func (e *evaluator) builtinIfaces(ctx context.Context, id string, depth int) ([]string, error) {
+	if v, ok := e.ifaces[id]; ok || depth > 16 {
+		return v, nil
+	}
+	if e.ifaces == nil {
+		e.ifaces = map[string][]string{}
+	}
+	e.ifaces[id] = nil // cycle guard
+	byID, err := e.st.NodesByID(ctx, []string{id})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	sig := byID[id].Signature
+	for _, kw := range []string{" implements ", " extends "} {
+		_, list, ok := strings.Cut(sig, kw)
+		if !ok {
+			continue
+		}
+		list, _, _ = strings.Cut(list, " implements ")
+		for _, name := range strings.Split(list, ",") {
+			if name = strings.TrimSpace(name); resolve.IsBuiltinClass(name) {
+				out = append(out, fact.Lower(strings.TrimPrefix(name, `\`)))
+			}
+		}
+	}
+	es, err := e.st.EdgesFrom(ctx, id, []fact.EdgeKind{fact.Extends, fact.Implements})
+	if err != nil {
+		return nil, err
+	}
+	for _, ed := range es {
+		up, err := e.builtinIfaces(ctx, ed.To, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, up...)
+	}
+	e.ifaces[id] = out
+	return out, nil
 }
 
 // family returns the connected component of id in the overrides graph.

@@ -16,6 +16,7 @@ import (
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/rev"
+	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
 // The test binary doubles as a small language server when this variable is
@@ -276,5 +277,52 @@ func TestUsePositionPicksTheUse(t *testing.T) {
 	}
 	if got := caseIndex(`XFORCE_SSL_ADMIN`, "FORCE_SSL_ADMIN"); got != -1 {
 		t.Errorf("caseIndex inside a longer name = %d", got)
+	}
+}
+
+// TestBuiltinInterfaceFamily: methods implementing the same method of one of
+// PHP's own interfaces belong to one family, through parents too; a method of
+// the same name elsewhere does not.
+func TestBuiltinInterfaceFamily(t *testing.T) {
+	root := t.TempDir()
+	access := "    public function offsetExists($o): bool { return true; }\n    public function offsetGet($o): mixed { return null; }\n" +
+		"    public function offsetSet($o, $v): void {}\n    public function offsetUnset($o): void {}\n"
+	files := map[string]string{
+		"a.php": "<?php\nnamespace App;\n\nclass A implements \\ArrayAccess\n{\n" + access + "}\n",
+		"b.php": "<?php\nnamespace App;\n\nuse ArrayAccess;\n\nabstract class Base implements ArrayAccess\n{\n}\n\nclass B extends Base\n{\n" + access + "}\n",
+		"c.php": "<?php\nnamespace App;\n\nclass C\n{\n    public function offsetGet($o) { return $o; }\n}\n",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	info, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(ctx, filepath.Join(rev.Layout{Root: root}.Rev(info.Rev), rev.GraphDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e := &evaluator{st: st}
+	byQName := func(q string) fact.Node {
+		ns, err := st.NodesByQName(ctx, q)
+		if err != nil || len(ns) != 1 {
+			t.Fatalf("%s: %v %v", q, ns, err)
+		}
+		return ns[0]
+	}
+	sibs, err := e.builtinSiblings(ctx, byQName(`App\A::offsetGet`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := byQName(`App\B::offsetGet`).ID; len(sibs) != 1 || sibs[0] != want {
+		t.Errorf("siblings of A::offsetGet = %v, want only B::offsetGet (%s)", sibs, want)
+	}
+	if sibs, _ := e.builtinSiblings(ctx, byQName(`App\C::offsetGet`)); len(sibs) != 0 {
+		t.Errorf("C implements nothing, yet has siblings %v", sibs)
 	}
 }
