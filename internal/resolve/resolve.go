@@ -315,7 +315,15 @@ func (r *resolver) call(ref *fact.Ref) outcome {
 	return stated
 }
 
+// constant resolves a constant. A global constant PHP itself declares is
+// PHP's, even where the project defines a fallback (`if (!defined('X'))
+// define('X', …)`): define() of an existing constant fails. A project
+// function of a built-in name, by contrast, keeps its calls: it is the
+// polyfill the project ships, and callers are worth seeing there.
 func (r *resolver) constant(ref *fact.Ref) outcome {
+	if global := strings.TrimPrefix(ref.Name, `\`); !strings.Contains(global, `\`) && builtins().consts[global] {
+		return external
+	}
 	ids := r.consts[ref.Name]
 	name := ref.Name
 	if len(ids) == 0 && ref.Alt != "" {
