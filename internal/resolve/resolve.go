@@ -327,6 +327,9 @@ func (r *resolver) constant(ref *fact.Ref) outcome {
 	ids := r.consts[ref.Name]
 	name := ref.Name
 	if len(ids) == 0 && ref.Alt != "" {
+		if builtins().consts[ref.Alt] {
+			return external // the global fallback finds PHP's own first
+		}
 		ids, name = r.consts[ref.Alt], ref.Alt
 	}
 	if len(ids) == 0 {
