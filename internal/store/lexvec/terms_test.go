@@ -33,8 +33,10 @@ func termsReference(s string) string {
 	return strings.Join(out, " ")
 }
 
-// splitIdent splits at underscores and camelCase boundaries, lower-cased:
-// "parseHTTPRequest_v2" -> parse http request v2.
+// splitIdentReference is the original rune-by-rune splitter, kept here
+// frozen as the oracle of termsReference: it splits at underscores and
+// camelCase boundaries, lower-cased ("parseHTTPRequest_v2" -> parse http
+// request v2), so a change to splitIdent or splitASCII that alters tokens fails.
 func splitIdentReference(s string) []string {
 	var parts []string
 	rs := []rune(s)
