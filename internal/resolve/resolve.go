@@ -198,6 +198,31 @@ func (r *resolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov
 	})
 }
 
+// edgeProps is edge with one more property, how the edge was found.
+func (r *resolver) edgeProps(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64, key, value string) {
+	if from == "" || to == "" {
+		return
+	}
+	r.edge(kind, from, to, ref, prov, conf)
+	r.out.Edges[len(r.out.Edges)-1].Props[key] = value
+}
+
+// globalIn returns the name of the first global variable a receiver
+// descriptor starts from ("" for none): `$x` as the base of an alternative.
+func globalIn(desc string) string {
+	for i := 0; i < len(desc); i++ {
+		if desc[i] != '$' || (i > 0 && desc[i-1] != '(' && desc[i-1] != '|' && desc[i-1] != '!') {
+			continue
+		}
+		j := i + 1
+		for j < len(desc) && !isStepStart(desc, j) && desc[j] != '|' && desc[j] != ')' {
+			j++
+		}
+		return desc[i+1 : j]
+	}
+	return ""
+}
+
 // unresolvedRef records a reference that names nothing known.
 func (r *resolver) unresolvedRef(ref *fact.Ref, name, reason string) outcome {
 	r.out.Unresolved = append(r.out.Unresolved, fact.Unresolved{
@@ -221,6 +246,7 @@ const (
 	pByName = 0.8 // unknown receiver, method picked by name
 	pNamed  = 0.9 // callback naming its function, or its method with a typed receiver
 	pMagic  = 0.7 // a typed receiver without the method: its class's __call or __callStatic
+	pGlobal = 0.9 // a global variable the project assigns several classes: one of their methods
 	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
 	maxCandidates = 8
 )
@@ -379,8 +405,23 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 		targets = append(targets, r.lookupMethod(c, fact.Lower(ref.Name))...)
 	}
 	if len(targets) > 0 {
-		for _, t := range dedupInts(targets) {
-			r.edge(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
+		targets = dedupInts(targets)
+		g := globalIn(ref.Recv)
+		if g != "" && len(targets) > 1 && len(classes) > 1 {
+			// a global variable that code across the project assigns
+			// different classes: which one this call sees depends on what
+			// ran before, so each method is a candidate, not a proven target
+			for _, t := range targets {
+				r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pGlobal, len(targets)), "receiver", "global $"+g)
+			}
+			return derived
+		}
+		for _, t := range targets {
+			if g != "" {
+				r.edgeProps(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1, "receiver", "global $"+g)
+			} else {
+				r.edge(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
+			}
 		}
 		return stated
 	}

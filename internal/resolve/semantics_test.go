@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,7 +68,13 @@ func facts(in Input, out Output) []string {
 	}
 	var lines []string
 	for _, e := range out.Edges {
-		lines = append(lines, fmt.Sprintf("%s %s -> %s @%s:%d %s %.3g use=%s", e.Kind, q[e.From], q[e.To], e.EvidencePath, e.EvidenceLine, e.Provenance, e.Confidence, e.Props["use"]))
+		l := fmt.Sprintf("%s %s -> %s @%s:%d %s %.3g use=%s", e.Kind, q[e.From], q[e.To], e.EvidencePath, e.EvidenceLine, e.Provenance, e.Confidence, e.Props["use"])
+		for _, k := range slices.Sorted(maps.Keys(e.Props)) {
+			if k != "use" {
+				l += " " + k + "=" + e.Props[k]
+			}
+		}
+		lines = append(lines, l)
 	}
 	for _, u := range out.Unresolved {
 		lines = append(lines, fmt.Sprintf("unresolved %s %q @%s:%d %s", u.Kind, u.Name, u.Path, u.Line, u.Reason))

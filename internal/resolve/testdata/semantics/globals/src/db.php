@@ -44,3 +44,32 @@ function local()
     $db = null;
     $db->query('not the global');
 }
+
+class PostsTable
+{
+    public function singleRow($item) {}
+}
+
+class UsersTable
+{
+    public function singleRow($item) {}
+}
+
+function posts_screen()
+{
+    global $list_table;
+    $list_table = new PostsTable();
+}
+
+function users_screen()
+{
+    global $list_table;
+    $list_table = new UsersTable();
+}
+
+// which table this is depends on the screen that ran first
+function ajax_row()
+{
+    global $list_table;
+    $list_table->singleRow(1);
+}
