@@ -45,6 +45,7 @@ func newEvalCmd(io IO, g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.Opts.Corpus, "corpus", "", "project directory, already indexed by ragraf")
 	f.IntVar(&opts.Opts.Sample, "sample", 200, "declarations sampled")
 	f.Uint64Var(&opts.Opts.Seed, "seed", 1, "sampling seed")
+	f.StringSliceVar(&opts.Opts.Symbols, "symbol", nil, "evaluate this qualified name (Ns\\Class::method) instead of a sample; repeatable")
 	f.DurationVar(&opts.Opts.Timeout, "index-timeout", 10*time.Minute, "longest wait for the server's indexing")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	cmd.AddCommand(lspCmd)

@@ -35,6 +35,7 @@ type Options struct {
 	Corpus  string        // indexed project directory
 	Sample  int           // declarations sampled
 	Seed    uint64        // sampling seed
+	Symbols []string      // qualified names to evaluate instead of a sample
 	Timeout time.Duration // longest wait for the server's indexing
 	Stderr  io.Writer     // server stderr
 	Config  json.RawMessage
@@ -59,24 +60,43 @@ func (o *Options) SetDefaults() {
 
 // Score counts one symbol kind's agreement.
 type Score struct {
-	Symbols     int     `json:"symbols"`
-	Agree       int     `json:"refs_agree"`  // use sites both report
-	Ragraf      int     `json:"refs_ragraf"` // use sites ragraf reports
-	Server      int     `json:"refs_server"` // use sites the server reports
-	DefAsked    int     `json:"defs_asked"`
-	DefAgree    int     `json:"defs_agree"`
-	DefSilent   int     `json:"defs_server_silent"` // asked sites where the server gave no definition at all
-	Precision   float64 `json:"precision"`
-	Recall      float64 `json:"recall"`
-	DefAgreeing float64 `json:"definition_agreement"`
+	Symbols   int `json:"symbols"`
+	Agree     int `json:"refs_agree"`  // use sites both report
+	Ragraf    int `json:"refs_ragraf"` // use sites ragraf reports
+	Server    int `json:"refs_server"` // use sites the server reports
+	DefAsked  int `json:"defs_asked"`
+	DefAgree  int `json:"defs_agree"`
+	DefSilent int `json:"defs_server_silent"` // asked sites where the server gave no definition at all
+	// ExtraGlobal counts the sites only ragraf reports whose call is typed
+	// through a global variable (`global $x`, `$GLOBALS['x']`), which
+	// servers do not type; MissingHeuristic the sites only the server
+	// reports where ragraf holds a heuristic edge to the symbol.
+	ExtraGlobal      int `json:"refs_extra_global"`
+	MissingHeuristic int `json:"refs_missing_heuristic"`
+	// MissingString counts server-only sites where the name is written only
+	// inside string literals (a hook name, a container key): no use of the
+	// declaration in PHP's semantics unless the string is called, which is
+	// what ragraf's heuristic callback edges cover.
+	MissingString int     `json:"refs_missing_string"`
+	Precision     float64 `json:"precision"`
+	Recall        float64 `json:"recall"`
+	DefAgreeing   float64 `json:"definition_agreement"`
 	// DefAnswered is the agreement over the sites where the server gave a
 	// definition: a silent server is not a different answer.
 	DefAnswered float64 `json:"definition_agreement_answered"`
+	// PrecisionTyped is the precision over the sites the server can type at
+	// all: the extras through global variables left out.
+	PrecisionTyped float64 `json:"precision_without_globals"`
+	// RecallCode is the recall over the server's sites that are code, the
+	// string-literal-only sites left out.
+	RecallCode float64 `json:"recall_without_strings"`
 }
 
 func (s *Score) finish() {
 	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
 	s.DefAnswered = ratio(s.DefAgree, s.DefAsked-s.DefSilent)
+	s.PrecisionTyped = ratio(s.Agree, s.Ragraf-s.ExtraGlobal)
+	s.RecallCode = ratio(s.Agree, s.Server-s.MissingString)
 }
 
 func ratio(a, b int) float64 {
@@ -94,6 +114,7 @@ type Disagreement struct {
 	Path   string `json:"path"`
 	Line   int    `json:"line"`
 	Detail string `json:"detail"`
+	Cause  string `json:"cause,omitempty"` // what ragraf knows of the difference, when it knows
 }
 
 // Report is the outcome of an evaluation.
@@ -107,10 +128,11 @@ type Report struct {
 	Disagreements []Disagreement    `json:"disagreements"`
 }
 
-// refEdgeKinds are the edges that count as references of a declaration.
+// refEdgeKinds are the edges read at a declaration: the stated ones count as
+// its references, a heuristic one only explains a site the server reports.
 var refEdgeKinds = []string{
 	string(fact.Calls), string(fact.References), string(fact.Instantiates), string(fact.Extends),
-	string(fact.Implements), string(fact.UsesTrait), string(fact.Imports),
+	string(fact.Implements), string(fact.UsesTrait), string(fact.Imports), string(fact.CallsHeuristic),
 }
 
 type site struct {
@@ -136,6 +158,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer st.Close()
 	sample, err := sampleNodes(ctx, st, opts.Sample, opts.Seed)
+	if len(opts.Symbols) > 0 {
+		sample, err = namedNodes(ctx, st, opts.Symbols)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +210,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.DefAsked += s.DefAsked
 		rep.Total.DefAgree += s.DefAgree
 		rep.Total.DefSilent += s.DefSilent
+		rep.Total.ExtraGlobal += s.ExtraGlobal
+		rep.Total.MissingHeuristic += s.MissingHeuristic
+		rep.Total.MissingString += s.MissingString
 	}
 	rep.Total.finish()
 	return rep, nil
@@ -218,6 +246,29 @@ func sampleNodes(ctx context.Context, st *graph.Store, n int, seed uint64) ([]fa
 		nodes = nodes[:n]
 	}
 	return nodes, nil
+}
+
+// namedNodes returns the declarations with the given qualified names, in
+// that order; a name that matches no declaration is an error.
+func namedNodes(ctx context.Context, st *graph.Store, qnames []string) ([]fact.Node, error) {
+	all, err := st.AllNodes(ctx, fact.Class, fact.Interface, fact.Trait, fact.Enum, fact.Method, fact.Function, fact.Constant)
+	if err != nil {
+		return nil, err
+	}
+	var out []fact.Node
+	for _, q := range qnames {
+		found := false
+		for _, n := range all {
+			if strings.EqualFold(n.QName, q) {
+				out = append(out, n)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no class, method, function or constant named %s in the index", q)
+		}
+	}
+	return out, nil
 }
 
 type evaluator struct {
@@ -390,6 +441,37 @@ func useIndex(text, name string) int {
 	return -1
 }
 
+// onlyInStrings tells whether name occurs on the line as a word and every
+// occurrence is inside a quoted string literal.
+func onlyInStrings(text, name string) bool {
+	lt, ln := strings.ToLower(text), strings.ToLower(name)
+	var quote byte
+	seen := false
+	for i := 0; i < len(lt); i++ {
+		c := lt[i]
+		switch {
+		case quote != 0 && c == '\\':
+			i++
+			continue
+		case quote != 0 && c == quote:
+			quote = 0
+			continue
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+			continue
+		}
+		if strings.HasPrefix(lt[i:], ln) && (i == 0 || !wordByte(lt[i-1]) && lt[i-1] != '$') &&
+			(i+len(ln) >= len(lt) || !wordByte(lt[i+len(ln)])) {
+			if quote == 0 {
+				return false
+			}
+			seen = true
+			i += len(ln) - 1
+		}
+	}
+	return seen
+}
+
 var declKeyword = map[string]bool{"class": true, "interface": true, "trait": true, "enum": true, "function": true, "const": true}
 
 func wordByte(b byte) bool {
@@ -460,10 +542,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		return err
 	}
 	ours := map[site]bool{}
-	// a method's references are those of its whole override family: the
-	// methods connected to it by overrides edges in either direction,
-	// siblings that implement the same interface or abstract method
-	// included, as intelephense reports them (renaming one renames all)
+	// a method's references are those of its override family (family)
 	family := []graph.Use{}
 	if n.Kind == fact.Method {
 		ids, err := e.family(ctx, n.ID)
@@ -497,9 +576,17 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			family = append(family, u...)
 		}
 	}
+	global := map[site]string{}  // sites typed through a global variable
+	heuristic := map[site]bool{} // sites where ragraf has only a derived edge
 	for _, u := range append(family, uses...) {
+		st := site{u.Path, u.Line}
 		if u.Provenance == string(fact.Stated) {
-			ours[site{u.Path, u.Line}] = true
+			ours[st] = true
+			if strings.HasPrefix(u.Receiver, "global ") {
+				global[st] = u.Receiver
+			}
+		} else {
+			heuristic[st] = true
 		}
 	}
 	if err := e.open(n.Path); err != nil {
@@ -528,13 +615,26 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		if theirs[st] {
 			s.Agree++
 		} else {
-			rep.Disagreements = append(rep.Disagreements, Disagreement{What: "extra", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)})
+			d := Disagreement{What: "extra", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)}
+			if g := global[st]; g != "" {
+				s.ExtraGlobal++
+				d.Cause = "receiver is " + g + ", typed from what the project assigns to it; the server does not type global variables"
+			}
+			rep.Disagreements = append(rep.Disagreements, d)
 		}
 	}
 	for st := range theirs {
 		s.Server++
 		if !ours[st] {
-			rep.Disagreements = append(rep.Disagreements, Disagreement{What: "missing", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)})
+			d := Disagreement{What: "missing", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)}
+			if heuristic[st] {
+				s.MissingHeuristic++
+				d.Cause = "ragraf has a heuristic edge here, not a proven one"
+			} else if onlyInStrings(e.lineText(st.path, st.line), n.Name) {
+				s.MissingString++
+				d.Cause = "the name is only inside a string literal on this line (a hook name or a container key), not a use of the " + kind
+			}
+			rep.Disagreements = append(rep.Disagreements, d)
 		}
 	}
 	// definition at up to two of ragraf's own use sites
@@ -672,18 +772,31 @@ func (e *evaluator) builtinIfaces(ctx context.Context, id string, depth int) ([]
 	return out, nil
 }
 
-// family returns the connected component of id in the overrides graph.
+// family returns the methods whose uses count as id's references: id, the
+// methods it overrides and those that override it, transitively, and the
+// other overrides of a concrete method it overrides (a body they all
+// replace; renaming one renames all). Implementations of the same abstract or
+// interface method are not joined through it: a call on `$this` in one of
+// them never reaches another, and servers do not list it.
 func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 	seen := map[string]bool{id: true}
 	queue := []string{id}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
-		ids, err := e.st.OverrideFamily(ctx, cur)
+		up, down, err := e.st.Overrides(ctx, cur)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range ids {
+		next := up
+		if cur == id {
+			next = append(next, down...)
+		} else if ok, err := e.concrete(ctx, cur); err != nil {
+			return nil, err
+		} else if ok {
+			next = append(next, down...)
+		}
+		for _, n := range next {
 			if !seen[n] {
 				seen[n] = true
 				queue = append(queue, n)
@@ -696,6 +809,20 @@ func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// concrete tells whether method id has a body: neither abstract nor
+// declared by an interface.
+func (e *evaluator) concrete(ctx context.Context, id string) (bool, error) {
+	n, ok, err := e.st.Node(ctx, id)
+	if err != nil || !ok || n.Props["abstract"] == "true" {
+		return false, err
+	}
+	p, ok, err := e.st.Node(ctx, n.Parent)
+	if err != nil || !ok {
+		return false, err
+	}
+	return p.Kind != fact.Interface, nil
 }
 
 func decodeLocations(raw json.RawMessage) []location {
@@ -741,6 +868,9 @@ func (r *Report) Write(w io.Writer) {
 		row(k, r.ByKind[k])
 	}
 	row("total", &r.Total)
+	fmt.Fprintf(w, "extras typed through global variables (the server types none) %d: precision without them %.4f\n", r.Total.ExtraGlobal, r.Total.PrecisionTyped)
+	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
+		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
 	sort.Slice(r.Disagreements, func(i, j int) bool {
 		a, b := r.Disagreements[i], r.Disagreements[j]
 		if a.What != b.What {
@@ -754,5 +884,8 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "\n%d disagreements\n", len(r.Disagreements))
 	for _, d := range r.Disagreements {
 		fmt.Fprintf(w, "%-10s %-8s %s  %s:%d  %s\n", d.What, d.Kind, d.Symbol, d.Path, d.Line, d.Detail)
+		if d.Cause != "" {
+			fmt.Fprintf(w, "           because: %s\n", d.Cause)
+		}
 	}
 }

@@ -142,7 +142,9 @@ type fakeLoc struct {
 // when skipC is set.
 func scan(root string, re *regexp.Regexp, skipC bool) []fakeLoc {
 	var out []fakeLoc
-	for _, f := range []string{"a.php", "b.php", "c.php"} {
+	paths, _ := filepath.Glob(filepath.Join(root, "*.php"))
+	for _, p := range paths {
+		f := filepath.Base(p)
 		if skipC && f == "c.php" {
 			continue
 		}
@@ -164,7 +166,19 @@ func fakeRefs(root, name string) []fakeLoc {
 	if name == "" {
 		return nil
 	}
-	return scan(root, regexp.MustCompile(`(?:^|[^\w$>:]|return )`+regexp.QuoteMeta(name)+`\(`), true)
+	// calls on variables are seen, except on $db: like real servers, this
+	// one does not type global variables
+	locs := scan(root, regexp.MustCompile(`(?:^|[^\w$>:]|return |\$\w+->)`+regexp.QuoteMeta(name)+`\(`), true)
+	out := locs[:0]
+	for _, l := range locs {
+		b, _ := os.ReadFile(uriPath(l.URI))
+		line := strings.Split(string(b), "\n")[l.Range.Start.Line][:l.Range.End.Character]
+		if !strings.HasSuffix(line, "$db->"+name+"(") && !strings.HasSuffix(line, "function "+name+"(") {
+			out = append(out, l)
+		}
+	}
+	// and, like intelephense, a hook name equal to a function's name
+	return append(out, scan(root, regexp.MustCompile(`apply_filters\( *'`+regexp.QuoteMeta(name)+`'`), true)...)
 }
 
 func fakeDef(root, name string) []fakeLoc {
@@ -230,6 +244,70 @@ func TestFT3_EvalLSP(t *testing.T) {
 	}
 	if extra != 1 || defs != 2 {
 		t.Errorf("%d extra and %d definition disagreements, want 1 and 2", extra, defs)
+	}
+}
+
+// TestFT3_EvalLSPCauses: an extra whose call is typed through a global
+// variable and a server-only site where ragraf holds a heuristic edge are
+// counted and explained as such.
+func TestFT3_EvalLSPCauses(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"a.php": "<?php\nclass Db { public function query() { return 1; } }\n$db = new Db();\n",
+		"b.php": "<?php\nfunction run() { global $db; return $db->query(); }\nfunction guess($x) { return $x->query(); }\n",
+		"d.php": "<?php\nfunction hook() { return apply_filters('guess', 1); }\n",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Symbols: []string{"Db::query", "Db", "guess"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Total
+	// Db: `new Db()` in a.php, seen by both; Db::query: the global call in
+	// b.php:2 is ragraf's only, the guessed call in b.php:3 the server's
+	// only; guess: the hook name in d.php:2 is the server's only
+	if s.Symbols != 3 || s.Ragraf != 2 || s.Server != 3 || s.Agree != 1 || s.ExtraGlobal != 1 || s.MissingHeuristic != 1 || s.MissingString != 1 {
+		t.Fatalf("refs: %+v", s)
+	}
+	if s.Precision != 0.5 || s.PrecisionTyped != 1 || s.RecallCode != 0.5 {
+		t.Errorf("precision %v, without globals %v, recall without strings %v; want 0.5, 1 and 0.5", s.Precision, s.PrecisionTyped, s.RecallCode)
+	}
+	causes := map[string]string{}
+	for _, d := range rep.Disagreements {
+		if d.What != "definition" {
+			causes[fmt.Sprintf("%s %s:%d", d.What, d.Path, d.Line)] = d.Cause
+		}
+	}
+	if c := causes["extra b.php:2"]; !strings.Contains(c, "global $db") {
+		t.Errorf("extra at b.php:2 explained as %q", c)
+	}
+	if c := causes["missing b.php:3"]; !strings.Contains(c, "heuristic") {
+		t.Errorf("missing at b.php:3 explained as %q", c)
+	}
+	if c := causes["missing d.php:2"]; !strings.Contains(c, "string literal") {
+		t.Errorf("missing at d.php:2 explained as %q", c)
+	}
+	if len(causes) != 3 {
+		t.Errorf("disagreements %v, want the two planted", causes)
+	}
+	var out strings.Builder
+	rep.Write(&out)
+	if !strings.Contains(out.String(), "because: receiver is global $db") {
+		t.Errorf("text report does not give the cause:\n%s", out.String())
+	}
+	if _, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Symbols: []string{"Nope"}}); err == nil {
+		t.Error("an unknown --symbol was accepted")
 	}
 }
 

@@ -16,6 +16,7 @@ type Use struct {
 	Path       string
 	Line       int
 	Use        string // the reference kind that produced it ("" for older edges)
+	Receiver   string // how the receiver was typed when it was not local ("global $x"), or ""
 }
 
 // UsesOf returns the edges of the given kinds that point at id, ordered by
@@ -40,6 +41,7 @@ func (s *Store) UsesOf(ctx context.Context, id string, kinds ...string) ([]Use, 
 			return nil, err
 		}
 		u.Use = propValue(props, "use")
+		u.Receiver = propValue(props, "receiver")
 		out = append(out, u)
 	}
 	return out, rows.Err()
@@ -70,40 +72,32 @@ func propValue(props, key string) string {
 	return ""
 }
 
-// OverrideFamily returns id with the methods it overrides and the methods
-// that override it, transitively (not siblings): the methods a polymorphic
-// call on id, or a call id may answer, can reach.
-func (s *Store) OverrideFamily(ctx context.Context, id string) ([]string, error) {
-	seen := map[string]bool{id: true}
-	for _, q := range []string{
-		`SELECT dst FROM edge WHERE src = ? AND kind = 'overrides'`, // up
-		`SELECT src FROM edge WHERE dst = ? AND kind = 'overrides'`, // down
+// Overrides returns the methods id overrides (up) and those that override it
+// (down), one step each way.
+func (s *Store) Overrides(ctx context.Context, id string) (up, down []string, err error) {
+	for _, q := range []struct {
+		sql string
+		out *[]string
+	}{
+		{`SELECT dst FROM edge WHERE src = ? AND kind = 'overrides' ORDER BY dst`, &up},
+		{`SELECT src FROM edge WHERE dst = ? AND kind = 'overrides' ORDER BY src`, &down},
 	} {
-		queue := []string{id}
-		for len(queue) > 0 {
-			cur := queue[0]
-			queue = queue[1:]
-			rows, err := s.db.QueryContext(ctx, q, cur)
-			if err != nil {
-				return nil, fmt.Errorf("querying overrides of %s: %w", cur, err)
+		rows, err := s.db.QueryContext(ctx, q.sql, id)
+		if err != nil {
+			return nil, nil, fmt.Errorf("querying overrides of %s: %w", id, err)
+		}
+		for rows.Next() {
+			var n string
+			if err := rows.Scan(&n); err != nil {
+				rows.Close()
+				return nil, nil, err
 			}
-			for rows.Next() {
-				var n string
-				if err := rows.Scan(&n); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				if !seen[n] {
-					seen[n] = true
-					queue = append(queue, n)
-				}
-			}
-			rows.Close()
+			*q.out = append(*q.out, n)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
-	}
-	return out, nil
+	return up, down, nil
 }
