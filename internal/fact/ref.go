@@ -74,6 +74,10 @@ const PropRelativeScope = "relative_scope"
 // anonymous class declares on $this: the index holds no node for it.
 const PropAnonMethod = "anon_method"
 
+// PropReceiverGlobal, in a method call's Props, names the global variable
+// (without $) the call is made on: one the function declares `global`.
+const PropReceiverGlobal = "receiver_global"
+
 // Unresolved is a reference that names no known node; it stays visible with
 // its kind, name and place.
 type Unresolved struct {

@@ -406,8 +406,14 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	}
 	if len(targets) > 0 {
 		targets = dedupInts(targets)
-		g := globalIn(ref.Recv)
-		if g != "" && len(targets) > 1 && len(classes) > 1 {
+		// wide: typed from what the whole project assigns to a global; g:
+		// made on a global variable, typed that way or by an @global tag
+		wide := globalIn(ref.Recv)
+		g := ref.Props[fact.PropReceiverGlobal]
+		if g == "" {
+			g = wide
+		}
+		if wide != "" && len(targets) > 1 && len(classes) > 1 {
 			// a global variable that code across the project assigns
 			// different classes: which one this call sees depends on what
 			// ran before, so each method is a candidate, not a proven target

@@ -156,6 +156,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 				r.emitN(fact.RefMethodCall, nm, r.text(nm), d, "")
 				if r.cls != nil && r.cls.own != nil && obj != nil && r.text(obj) == "$this" && r.cls.own[fact.Lower(r.text(nm))] {
 					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropAnonMethod: "true"}
+				} else if obj != nil && obj.Kind() == "variable_name" && r.globals[strings.TrimPrefix(r.text(obj), "$")] {
+					// typed by an @global tag or by the project's assignments
+					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropReceiverGlobal: strings.TrimPrefix(r.text(obj), "$")}
 				}
 			} else {
 				r.emitN(fact.RefDynamicCall, nm, "", d, "")

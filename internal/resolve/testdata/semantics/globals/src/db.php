@@ -73,3 +73,14 @@ function ajax_row()
     global $list_table;
     $list_table->singleRow(1);
 }
+
+/**
+ * A documented union is what the function states: proven.
+ *
+ * @global PostsTable|UsersTable $list_table
+ */
+function documented_row()
+{
+    global $list_table;
+    $list_table->singleRow(2);
+}
