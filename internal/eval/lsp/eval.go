@@ -772,12 +772,12 @@ func (e *evaluator) builtinIfaces(ctx context.Context, id string, depth int) ([]
 	return out, nil
 }
 
-// family returns the methods whose uses count as id's references: id, the
-// methods it overrides and those that override it, transitively, and the
-// other overrides of a concrete method it overrides (a body they all
-// replace; renaming one renames all). Implementations of the same abstract or
-// interface method are not joined through it: a call on `$this` in one of
-// them never reaches another, and servers do not list it.
+// family returns the methods whose uses count as id's references: the
+// connected component of id in the overrides graph, siblings that implement
+// the same method included. This is how intelephense mostly answers
+// (`$this->put()` in ApcStore listed under DatabaseStore::put, both
+// implementing Store::put; renaming one renames all), though not everywhere:
+// docs/accuracy.md compares it with families without siblings.
 func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 	seen := map[string]bool{id: true}
 	queue := []string{id}
@@ -788,15 +788,7 @@ func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		next := up
-		if cur == id {
-			next = append(next, down...)
-		} else if ok, err := e.concrete(ctx, cur); err != nil {
-			return nil, err
-		} else if ok {
-			next = append(next, down...)
-		}
-		for _, n := range next {
+		for _, n := range append(up, down...) {
 			if !seen[n] {
 				seen[n] = true
 				queue = append(queue, n)
@@ -809,20 +801,6 @@ func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-// concrete tells whether method id has a body: neither abstract nor
-// declared by an interface.
-func (e *evaluator) concrete(ctx context.Context, id string) (bool, error) {
-	n, ok, err := e.st.Node(ctx, id)
-	if err != nil || !ok || n.Props["abstract"] == "true" {
-		return false, err
-	}
-	p, ok, err := e.st.Node(ctx, n.Parent)
-	if err != nil || !ok {
-		return false, err
-	}
-	return p.Kind != fact.Interface, nil
 }
 
 func decodeLocations(raw json.RawMessage) []location {

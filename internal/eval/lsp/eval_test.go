@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -402,5 +403,44 @@ func TestBuiltinInterfaceFamily(t *testing.T) {
 	}
 	if sibs, _ := e.builtinSiblings(ctx, byQName(`App\C::offsetGet`)); len(sibs) != 0 {
 		t.Errorf("C implements nothing, yet has siblings %v", sibs)
+	}
+}
+
+// TestOverrideFamily: a method's family is its component in the overrides
+// graph: what it implements, what overrides it, and the siblings joined
+// through them; a method of the same name outside the hierarchy is not in it.
+func TestOverrideFamily(t *testing.T) {
+	root := t.TempDir()
+	src := "<?php\nnamespace App;\n\ninterface I { public function m(); }\nclass B implements I { public function m() {} }\n" +
+		"class C implements I { public function m() {} }\nclass D extends B { public function m() {} }\nclass E { public function m() {} }\n"
+	if err := os.WriteFile(filepath.Join(root, "a.php"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	info, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(ctx, filepath.Join(rev.Layout{Root: root}.Rev(info.Rev), rev.GraphDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id := func(q string) string {
+		ns, err := st.NodesByQName(ctx, q)
+		if err != nil || len(ns) != 1 {
+			t.Fatalf("%s: %v %v", q, ns, err)
+		}
+		return ns[0].ID
+	}
+	e := &evaluator{st: st}
+	got, err := e.family(ctx, id(`App\D::m`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{id(`App\I::m`), id(`App\B::m`), id(`App\C::m`), id(`App\D::m`)}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("family of D::m = %v, want %v", got, want)
 	}
 }
