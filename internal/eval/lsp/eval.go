@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -72,6 +73,7 @@ type Score struct {
 	// servers do not type; MissingHeuristic the sites only the server
 	// reports where ragraf holds a heuristic edge to the symbol.
 	ExtraGlobal      int `json:"refs_extra_global"`
+	ExtraAlias       int `json:"refs_extra_alias"` // ragraf-only uses of a class through a `use … as` alias
 	MissingHeuristic int `json:"refs_missing_heuristic"`
 	// MissingString counts server-only sites where the name is written only
 	// inside string literals (a hook name, a container key): no use of the
@@ -84,9 +86,9 @@ type Score struct {
 	// DefAnswered is the agreement over the sites where the server gave a
 	// definition: a silent server is not a different answer.
 	DefAnswered float64 `json:"definition_agreement_answered"`
-	// PrecisionTyped is the precision over the sites the server can type at
-	// all: the extras through global variables left out.
-	PrecisionTyped float64 `json:"precision_without_globals"`
+	// PrecisionExplained is the precision with the extras the server cannot
+	// see left out: calls on global variables and uses through aliases.
+	PrecisionExplained float64 `json:"precision_without_explained"`
 	// RecallCode is the recall over the server's sites that are code, the
 	// string-literal-only sites left out.
 	RecallCode float64 `json:"recall_without_strings"`
@@ -95,7 +97,7 @@ type Score struct {
 func (s *Score) finish() {
 	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
 	s.DefAnswered = ratio(s.DefAgree, s.DefAsked-s.DefSilent)
-	s.PrecisionTyped = ratio(s.Agree, s.Ragraf-s.ExtraGlobal)
+	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias)
 	s.RecallCode = ratio(s.Agree, s.Server-s.MissingString)
 }
 
@@ -211,6 +213,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.DefAgree += s.DefAgree
 		rep.Total.DefSilent += s.DefSilent
 		rep.Total.ExtraGlobal += s.ExtraGlobal
+		rep.Total.ExtraAlias += s.ExtraAlias
 		rep.Total.MissingHeuristic += s.MissingHeuristic
 		rep.Total.MissingString += s.MissingString
 	}
@@ -441,6 +444,28 @@ func useIndex(text, name string) int {
 	return -1
 }
 
+// aliasAt returns the alias under which file st.path imports class-like n
+// (`use Ns\Pdf as PdfLib;`) when line st writes it, or "".
+func (e *evaluator) aliasAt(st site, n fact.Node) string {
+	if !n.Kind.IsType() {
+		return ""
+	}
+	re, err := regexp.Compile(`(?i)^\s*use\s+\\?` + regexp.QuoteMeta(n.QName) + `\s+as\s+(\w+)\s*;`)
+	if err != nil {
+		return ""
+	}
+	line := e.lineText(st.path, st.line)
+	if re.MatchString(line) {
+		return "" // the use statement itself
+	}
+	for _, l := range e.lines(st.path) {
+		if m := re.FindStringSubmatch(l); m != nil && wordIndex(line, m[1]) >= 0 {
+			return m[1]
+		}
+	}
+	return ""
+}
+
 // onlyInStrings tells whether name occurs on the line as a word and every
 // occurrence is inside a quoted string literal.
 func onlyInStrings(text, name string) bool {
@@ -618,7 +643,10 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			d := Disagreement{What: "extra", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)}
 			if g := global[st]; g != "" {
 				s.ExtraGlobal++
-				d.Cause = "receiver is " + g + ", typed from what the project assigns to it; the server does not type global variables"
+				d.Cause = "receiver is " + g + ", typed by an @global tag or by what the project assigns to it; the server does not type global variables"
+			} else if a := e.aliasAt(st, n); a != "" {
+				s.ExtraAlias++
+				d.Cause = "written under the alias " + a + " (use " + n.QName + " as " + a + "); the server does not list uses through an alias"
 			}
 			rep.Disagreements = append(rep.Disagreements, d)
 		}
@@ -846,7 +874,8 @@ func (r *Report) Write(w io.Writer) {
 		row(k, r.ByKind[k])
 	}
 	row("total", &r.Total)
-	fmt.Fprintf(w, "extras typed through global variables (the server types none) %d: precision without them %.4f\n", r.Total.ExtraGlobal, r.Total.PrecisionTyped)
+	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d uses through a class alias (the server lists none): precision without them %.4f\n",
+		r.Total.ExtraGlobal, r.Total.ExtraAlias, r.Total.PrecisionExplained)
 	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
 		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
 	sort.Slice(r.Disagreements, func(i, j int) bool {
