@@ -9,7 +9,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -66,9 +65,24 @@ func PropsJSON(props map[string]string) string {
 	// plain keys and values (printable ASCII that JSON does not escape) are
 	// written directly; anything else goes through encoding/json, whose bytes
 	// the direct path reproduces
+	// keys sorted by insertion into a small array: most props hold one to
+	// four keys, and this runs once per node and edge of a build
+	var small [8]string
+	keys := small[:0]
+	size := 2
+	for k, v := range props {
+		keys = append(keys, k)
+		size += len(k) + len(v) + 6
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
 	var b strings.Builder
+	b.Grow(size)
 	b.WriteByte('{')
-	for i, k := range slices.Sorted(maps.Keys(props)) {
+	for i, k := range keys {
 		v := props[k]
 		if !plainJSON(k) || !plainJSON(v) {
 			out, _ := json.Marshal(props) // maps marshal with sorted keys
@@ -98,6 +112,26 @@ func plainJSON(s string) bool {
 	return true
 }
 
+// joinSources is strings.Join(s, ","), without allocating for the usual
+// single source.
+func joinSources(s []string) string {
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s, ",")
+}
+
+// byID returns the indexes 0..n-1 ordered by the id each names: rows are
+// written in id order without copying or moving the facts.
+func byID(n int, id func(i int) string) []int32 {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(id(int(a)), id(int(b))) })
+	return order
+}
+
 // Files writes file rows.
 func (w *Writer) Files(ctx context.Context, files []File) error {
 	cols := []string{"path", "lang", "status", "reason", "size", "lines", "hash", "mtime"}
@@ -119,11 +153,10 @@ func (w *Writer) Snapshot(ctx context.Context, path string, content []byte) erro
 
 // Nodes writes nodes, sorted by id so the file's bytes are independent of order.
 func (w *Writer) Nodes(ctx context.Context, nodes []fact.Node) error {
-	nodes = slices.Clone(nodes) // callers may read theirs concurrently
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
+	order := byID(len(nodes), func(i int) string { return nodes[i].ID }) // callers may read theirs concurrently
 	cols := []string{"id", "kind", "name", "qname", "qname_lower", "name_lower", "path", "start_line", "end_line", "lang", "parent", "signature", "props"}
 	err := insertRows(ctx, w.tx, "node", cols, len(nodes), func(i int, v []any) {
-		n := &nodes[i]
+		n := &nodes[order[i]]
 		v[0], v[1], v[2], v[3], v[4], v[5] = n.ID, string(n.Kind), n.Name, n.QName, fact.Lower(n.QName), fact.Lower(n.Name)
 		v[6], v[7], v[8], v[9], v[10], v[11], v[12] = n.Path, n.StartLine, n.EndLine, n.Lang, n.Parent, n.Signature, PropsJSON(n.Props)
 	})
@@ -135,13 +168,12 @@ func (w *Writer) Nodes(ctx context.Context, nodes []fact.Node) error {
 
 // Edges writes edges, sorted by id.
 func (w *Writer) Edges(ctx context.Context, edges []fact.Edge) error {
-	edges = slices.Clone(edges)
-	sort.Slice(edges, func(i, j int) bool { return edges[i].ID < edges[j].ID })
+	order := byID(len(edges), func(i int) string { return edges[i].ID })
 	cols := []string{"id", "kind", "src", "dst", "provenance", "confidence", "evidence_path", "evidence_line", "sources", "props"}
 	err := insertRows(ctx, w.tx, "edge", cols, len(edges), func(i int, v []any) {
-		e := &edges[i]
+		e := &edges[order[i]]
 		v[0], v[1], v[2], v[3], v[4] = e.ID, string(e.Kind), e.From, e.To, string(e.Provenance)
-		v[5], v[6], v[7], v[8], v[9] = e.Confidence, e.EvidencePath, e.EvidenceLine, strings.Join(e.Sources, ","), PropsJSON(e.Props)
+		v[5], v[6], v[7], v[8], v[9] = e.Confidence, e.EvidencePath, e.EvidenceLine, joinSources(e.Sources), PropsJSON(e.Props)
 	})
 	if err != nil {
 		return fmt.Errorf("inserting edges: %w", err)

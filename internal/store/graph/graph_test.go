@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -64,10 +65,21 @@ func TestPropsJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		return b.String()
 	}
+	many := map[string]string{}
+	for i := range 12 {
+		many[fmt.Sprintf("k%02d", 11-i)] = fmt.Sprint(i)
+	}
+	if b, _ := json.Marshal(many); PropsJSON(many) != string(b) {
+		t.Fatalf("PropsJSON of 12 plain keys = %s, want %s", PropsJSON(many), b)
+	}
 	plain := 0
 	for range 20000 {
 		m := map[string]string{}
-		for range r.IntN(4) {
+		n := r.IntN(4)
+		if r.IntN(8) == 0 {
+			n = r.IntN(13) // past the keys PropsJSON sorts in place
+		}
+		for range n {
 			m[word()] = word()
 		}
 		want := "{}"
