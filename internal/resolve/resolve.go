@@ -223,6 +223,25 @@ func globalIn(desc string) string {
 	return ""
 }
 
+// assignedProp returns the property name when a receiver descriptor ends in a
+// property (`static->registry`) that declares no type and is typed by what
+// its class's methods assign to it (props.go), or "".
+func (r *resolver) assignedProp(desc string) string {
+	i := strings.LastIndex(desc, "->")
+	if i <= 0 || strings.ContainsAny(desc[i:], "()|*:") || len(splitTop(desc)) > 1 {
+		return ""
+	}
+	name := desc[i+2:]
+	for _, c := range r.eval(desc[:i], "", 0) {
+		for _, p := range r.lookupProp(c, name) {
+			if _, declared := r.propTypes[r.nodes[p].ID]; !declared && len(r.assigned[r.nodes[p].ID]) > 0 {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 // unresolvedRef records a reference that names nothing known.
 func (r *resolver) unresolvedRef(ref *fact.Ref, name, reason string) outcome {
 	r.out.Unresolved = append(r.out.Unresolved, fact.Unresolved{
@@ -422,9 +441,15 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 			}
 			return derived
 		}
+		via := ""
+		if g != "" {
+			via = "global $" + g
+		} else if p := r.assignedProp(ref.Recv); p != "" {
+			via = "assigned ->" + p
+		}
 		for _, t := range targets {
-			if g != "" {
-				r.edgeProps(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1, "receiver", "global $"+g)
+			if via != "" {
+				r.edgeProps(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1, "receiver", via)
 			} else {
 				r.edge(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
 			}

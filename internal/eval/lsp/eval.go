@@ -73,7 +73,9 @@ type Score struct {
 	// servers do not type; MissingHeuristic the sites only the server
 	// reports where ragraf holds a heuristic edge to the symbol.
 	ExtraGlobal      int `json:"refs_extra_global"`
-	ExtraAlias       int `json:"refs_extra_alias"` // ragraf-only uses of a class through a `use … as` alias
+	ExtraAlias       int `json:"refs_extra_alias"`    // ragraf-only uses of a class through a `use … as` alias
+	ExtraAssigned    int `json:"refs_extra_assigned"` // ragraf-only calls on an untyped property typed from its assignments
+	ExtraFamily      int `json:"refs_extra_family"`   // ragraf-only uses of another method of the override family
 	MissingHeuristic int `json:"refs_missing_heuristic"`
 	// MissingString counts server-only sites where the name is written only
 	// inside string literals (a hook name, a container key): no use of the
@@ -86,8 +88,10 @@ type Score struct {
 	// DefAnswered is the agreement over the sites where the server gave a
 	// definition: a silent server is not a different answer.
 	DefAnswered float64 `json:"definition_agreement_answered"`
-	// PrecisionExplained is the precision with the extras the server cannot
-	// see left out: calls on global variables and uses through aliases.
+	// PrecisionExplained is the precision with the explained extras left
+	// out: calls on receivers the server does not type (global variables,
+	// untyped properties), uses through aliases, uses of other members of
+	// the override family (which servers list for some families only).
 	PrecisionExplained float64 `json:"precision_without_explained"`
 	// RecallCode is the recall over the server's sites that are code, the
 	// string-literal-only sites left out.
@@ -97,7 +101,7 @@ type Score struct {
 func (s *Score) finish() {
 	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
 	s.DefAnswered = ratio(s.DefAgree, s.DefAsked-s.DefSilent)
-	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias)
+	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias-s.ExtraAssigned-s.ExtraFamily)
 	s.RecallCode = ratio(s.Agree, s.Server-s.MissingString)
 }
 
@@ -214,6 +218,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.DefSilent += s.DefSilent
 		rep.Total.ExtraGlobal += s.ExtraGlobal
 		rep.Total.ExtraAlias += s.ExtraAlias
+		rep.Total.ExtraAssigned += s.ExtraAssigned
+		rep.Total.ExtraFamily += s.ExtraFamily
 		rep.Total.MissingHeuristic += s.MissingHeuristic
 		rep.Total.MissingString += s.MissingString
 	}
@@ -569,6 +575,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	ours := map[site]bool{}
 	// a method's references are those of its override family (family)
 	family := []graph.Use{}
+	member := map[site]string{} // family member a family use belongs to
 	if n.Kind == fact.Method {
 		ids, err := e.family(ctx, n.ID)
 		if err != nil {
@@ -598,17 +605,24 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			if err != nil {
 				return err
 			}
+			for _, x := range u {
+				if x.Provenance == string(fact.Stated) {
+					member[site{x.Path, x.Line}] = id
+				}
+			}
 			family = append(family, u...)
 		}
 	}
-	global := map[site]string{}  // sites typed through a global variable
+	via := map[site]string{}     // how the receiver was typed, when not locally
+	own := map[site]bool{}       // sites of n itself, not of its family
 	heuristic := map[site]bool{} // sites where ragraf has only a derived edge
-	for _, u := range append(family, uses...) {
+	for i, u := range append(family, uses...) {
 		st := site{u.Path, u.Line}
 		if u.Provenance == string(fact.Stated) {
 			ours[st] = true
-			if strings.HasPrefix(u.Receiver, "global ") {
-				global[st] = u.Receiver
+			own[st] = own[st] || i >= len(family)
+			if u.Receiver != "" {
+				via[st] = u.Receiver
 			}
 		} else {
 			heuristic[st] = true
@@ -641,10 +655,19 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			s.Agree++
 		} else {
 			d := Disagreement{What: "extra", Symbol: n.QName, Kind: kind, Path: st.path, Line: st.line, Detail: e.snippet(st)}
-			if g := global[st]; g != "" {
+			switch v := via[st]; {
+			case strings.HasPrefix(v, "global "):
 				s.ExtraGlobal++
-				d.Cause = "receiver is " + g + ", typed by an @global tag or by what the project assigns to it; the server does not type global variables"
-			} else if a := e.aliasAt(st, n); a != "" {
+				d.Cause = "receiver is " + v + ", typed by an @global tag or by what the project assigns to it; the server does not type global variables"
+			case strings.HasPrefix(v, "assigned ->"):
+				s.ExtraAssigned++
+				d.Cause = "receiver is the property " + strings.TrimPrefix(v, "assigned ") + ", which declares no type; ragraf types it from what its class assigns to it, the server does not"
+			case !own[st] && member[st] != "":
+				s.ExtraFamily++
+				m, _, _ := e.st.Node(ctx, member[st])
+				d.Cause = "a use of " + m.QName + ", in this method's override family; the server does not list it here"
+			}
+			if a := e.aliasAt(st, n); d.Cause == "" && a != "" {
 				s.ExtraAlias++
 				d.Cause = "written under the alias " + a + " (use " + n.QName + " as " + a + "); the server does not list uses through an alias"
 			}
@@ -874,8 +897,9 @@ func (r *Report) Write(w io.Writer) {
 		row(k, r.ByKind[k])
 	}
 	row("total", &r.Total)
-	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d uses through a class alias (the server lists none): precision without them %.4f\n",
-		r.Total.ExtraGlobal, r.Total.ExtraAlias, r.Total.PrecisionExplained)
+	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d calls on untyped properties typed from their assignments (the server types none), "+
+		"%d uses through a class alias (the server lists none), %d uses of other methods of the override family: precision without them %.4f\n",
+		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.PrecisionExplained)
 	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
 		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
 	sort.Slice(r.Disagreements, func(i, j int) bool {

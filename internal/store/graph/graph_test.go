@@ -150,3 +150,18 @@ func TestUpdateRebuildsChangedIndexes(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestPropValueDecodesEscapes: one value read from props as written, plain or
+// escaped by encoding/json.
+func TestPropValueDecodesEscapes(t *testing.T) {
+	props := PropsJSON(map[string]string{"receiver": "assigned ->c", "use": "method_call"})
+	if got := propValue(props, "receiver"); got != "assigned ->c" {
+		t.Errorf("receiver = %q from %s", got, props)
+	}
+	if got := propValue(props, "use"); got != "method_call" {
+		t.Errorf("use = %q from %s", got, props)
+	}
+	if got := propValue(props, "missing"); got != "" {
+		t.Errorf("missing = %q", got)
+	}
+}

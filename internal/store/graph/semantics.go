@@ -5,6 +5,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -63,8 +64,16 @@ func propValue(props, key string) string {
 		if props[i:i+len(k)] == k {
 			rest := props[i+len(k):]
 			for j := 0; j < len(rest); j++ {
-				if rest[j] == '"' {
+				switch rest[j] {
+				case '"':
 					return rest[:j]
+				case '\\':
+					// an escaped value (`>` is written \u003e): decode properly
+					var m map[string]string
+					if json.Unmarshal([]byte(props), &m) == nil {
+						return m[key]
+					}
+					return ""
 				}
 			}
 		}
