@@ -729,8 +729,12 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		if agree {
 			s.DefAgree++
 		} else {
-			rep.Disagreements = append(rep.Disagreements, Disagreement{What: "definition", Symbol: n.QName, Kind: kind, Path: u.Path, Line: u.Line,
-				Detail: fmt.Sprintf("ragraf %s:%d, server %s | %s", n.Path, n.StartLine, strings.Join(got, ","), e.snippet(site{u.Path, u.Line}))})
+			d := Disagreement{What: "definition", Symbol: n.QName, Kind: kind, Path: u.Path, Line: u.Line,
+				Detail: fmt.Sprintf("ragraf %s:%d, server %s | %s", n.Path, n.StartLine, strings.Join(got, ","), e.snippet(site{u.Path, u.Line}))}
+			if len(defs) == 0 && u.Receiver != "" {
+				d.Cause = "the server answers nothing on a receiver it does not type (" + u.Receiver + ")"
+			}
+			rep.Disagreements = append(rep.Disagreements, d)
 		}
 	}
 	return nil
