@@ -343,9 +343,8 @@ func (r *resolver) call(ref *fact.Ref) outcome {
 	ids := r.funcs[fact.Lower(ref.Name)]
 	name := ref.Name
 	if len(ids) == 0 && ref.Alt != "" {
-		if builtins().funcs[fact.Lower(ref.Alt)] {
-			return external
-		}
+		// the global fallback: a project polyfill of a built-in keeps its
+		// calls here too, as for a call written in the global namespace
 		ids, name = r.funcs[fact.Lower(ref.Alt)], ref.Alt
 	}
 	if len(ids) == 0 {

@@ -23,6 +23,9 @@ type classCtx struct {
 	// own holds, for an anonymous class, the lower-case names of the methods
 	// its body declares (the index holds no node for them)
 	own map[string]bool
+	// trait: self and static name the class that uses the trait, unknown
+	// here, so `new self` or `instanceof static` references no class
+	trait bool
 }
 
 // refWalker walks a whole file after the structural walk; it looks up the
@@ -226,7 +229,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 		op := n.ChildByFieldName("operator")
 		right := n.ChildByFieldName("right")
 		if op != nil && fact.Lower(r.text(op)) == "instanceof" && right != nil && isNameKind(right.Kind()) {
-			if fq := r.classRef(right); fq != "" {
+			if fq := r.classRef(right); fq != "" && !r.inTraitScope(right) {
 				r.emitN(fact.RefInstanceof, right, fq, "", "")
 			}
 			if l := n.ChildByFieldName("left"); l != nil {
@@ -396,7 +399,7 @@ func (r *refWalker) newExpr(n *sitter.Node) {
 		switch {
 		case isNameKind(c.Kind()) || c.Kind() == "relative_scope":
 			fq := r.classRef(c)
-			if fq == "" {
+			if fq == "" || r.inTraitScope(c) {
 				continue
 			}
 			recv := ""
@@ -410,6 +413,16 @@ func (r *refWalker) newExpr(n *sitter.Node) {
 			r.visit(c)
 		}
 	}
+}
+
+// inTraitScope tells whether n is self or static inside a trait, where they
+// name the using class.
+func (r *refWalker) inTraitScope(n *sitter.Node) bool {
+	if r.cls == nil || !r.cls.trait {
+		return false
+	}
+	l := fact.Lower(r.text(n))
+	return l == "self" || l == "static"
 }
 
 func isRelative(s string) bool {
@@ -470,7 +483,7 @@ func (r *refWalker) classLike(n *sitter.Node) {
 	kind := classKinds[n.Kind()]
 	fq := r.sc.qualify(r.text(nn))
 	id := r.find(kind, fq, line(n.StartPosition()))
-	ctx := &classCtx{fq: fq, id: id}
+	ctx := &classCtx{fq: fq, id: id, trait: kind == fact.Trait}
 	prevCls, prevFrom := r.cls, r.from
 	if id != "" {
 		r.from = id
