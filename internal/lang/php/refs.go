@@ -159,9 +159,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 				r.emitN(fact.RefMethodCall, nm, r.text(nm), d, "")
 				if r.cls != nil && r.cls.own != nil && obj != nil && r.text(obj) == "$this" && r.cls.own[fact.Lower(r.text(nm))] {
 					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropAnonMethod: "true"}
-				} else if obj != nil && obj.Kind() == "variable_name" && r.globals[strings.TrimPrefix(r.text(obj), "$")] {
+				} else if g := r.globalBase(obj); g != "" {
 					// typed by an @global tag or by the project's assignments
-					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropReceiverGlobal: strings.TrimPrefix(r.text(obj), "$")}
+					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropReceiverGlobal: g}
 				}
 			} else {
 				r.emitN(fact.RefDynamicCall, nm, "", d, "")
@@ -413,6 +413,21 @@ func (r *refWalker) newExpr(n *sitter.Node) {
 			r.visit(c)
 		}
 	}
+}
+
+// globalBase returns the name of the variable a receiver is, or is an element
+// of (`$wp_filter[$hook]`), when the function declares it global; "" else.
+func (r *refWalker) globalBase(obj *sitter.Node) string {
+	for obj != nil && obj.Kind() == "subscript_expression" && obj.NamedChildCount() > 0 {
+		obj = obj.NamedChild(0)
+	}
+	if obj == nil || obj.Kind() != "variable_name" {
+		return ""
+	}
+	if name := strings.TrimPrefix(r.text(obj), "$"); r.globals[name] {
+		return name
+	}
+	return ""
 }
 
 // inTraitScope tells whether n is self or static inside a trait, where they

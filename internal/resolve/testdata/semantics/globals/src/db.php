@@ -84,3 +84,17 @@ function documented_row()
     global $list_table;
     $list_table->singleRow(2);
 }
+
+class Hook
+{
+    public function fire() {}
+}
+
+/**
+ * @global Hook[] $hooks
+ */
+function fire_all($name)
+{
+    global $hooks;
+    $hooks[$name]->fire();
+}
