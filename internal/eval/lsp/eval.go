@@ -76,6 +76,7 @@ type Score struct {
 	ExtraAlias       int `json:"refs_extra_alias"`    // ragraf-only uses of a class through a `use … as` alias
 	ExtraAssigned    int `json:"refs_extra_assigned"` // ragraf-only calls on an untyped property typed from its assignments
 	ExtraFamily      int `json:"refs_extra_family"`   // ragraf-only uses of another method of the override family
+	ExtraString      int `json:"refs_extra_string"`   // ragraf-only references by a name in a string (callbacks, function_exists)
 	MissingHeuristic int `json:"refs_missing_heuristic"`
 	// MissingString counts server-only sites where the name is written only
 	// inside string literals (a hook name, a container key): no use of the
@@ -91,7 +92,8 @@ type Score struct {
 	// PrecisionExplained is the precision with the explained extras left
 	// out: calls on receivers the server does not type (global variables,
 	// untyped properties), uses through aliases, uses of other members of
-	// the override family (which servers list for some families only).
+	// the override family (which servers list for some families only),
+	// names in strings that ragraf links.
 	PrecisionExplained float64 `json:"precision_without_explained"`
 	// RecallCode is the recall over the server's sites that are code, the
 	// string-literal-only sites left out.
@@ -101,7 +103,7 @@ type Score struct {
 func (s *Score) finish() {
 	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
 	s.DefAnswered = ratio(s.DefAgree, s.DefAsked-s.DefSilent)
-	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias-s.ExtraAssigned-s.ExtraFamily)
+	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias-s.ExtraAssigned-s.ExtraFamily-s.ExtraString)
 	s.RecallCode = ratio(s.Agree, s.Server-s.MissingString)
 }
 
@@ -220,6 +222,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.ExtraAlias += s.ExtraAlias
 		rep.Total.ExtraAssigned += s.ExtraAssigned
 		rep.Total.ExtraFamily += s.ExtraFamily
+		rep.Total.ExtraString += s.ExtraString
 		rep.Total.MissingHeuristic += s.MissingHeuristic
 		rep.Total.MissingString += s.MissingString
 	}
@@ -670,6 +673,9 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			if a := e.aliasAt(st, n); d.Cause == "" && a != "" {
 				s.ExtraAlias++
 				d.Cause = "written under the alias " + a + " (use " + n.QName + " as " + a + "); the server does not list uses through an alias"
+			} else if d.Cause == "" && onlyInStrings(e.lineText(st.path, st.line), n.Name) {
+				s.ExtraString++
+				d.Cause = "named in a string literal (a callback, or a function_exists/is_callable check), which ragraf links as a reference"
 			}
 			rep.Disagreements = append(rep.Disagreements, d)
 		}
@@ -902,8 +908,8 @@ func (r *Report) Write(w io.Writer) {
 	}
 	row("total", &r.Total)
 	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d calls on untyped properties typed from their assignments (the server types none), "+
-		"%d uses through a class alias (the server lists none), %d uses of other methods of the override family: precision without them %.4f\n",
-		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.PrecisionExplained)
+		"%d uses through a class alias (the server lists none), %d uses of other methods of the override family, %d names in strings: precision without them %.4f\n",
+		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.ExtraString, r.Total.PrecisionExplained)
 	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
 		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
 	sort.Slice(r.Disagreements, func(i, j int) bool {
