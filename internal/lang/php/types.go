@@ -186,6 +186,19 @@ func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) strin
 	return strings.Join(alts, "|")
 }
 
+// maxNesting bounds array-of-array types (`array<string, array<int, Foo>>`,
+// `Foo[][]`); deeper ones are left untyped.
+const maxNesting = 3
+
+// nesting counts the trailing `[]` of a descriptor alternative.
+func nesting(d string) int {
+	n := 0
+	for strings.HasSuffix(d, "[]") {
+		d, n = d[:len(d)-2], n+1
+	}
+	return n
+}
+
 func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []string {
 	a = strings.TrimPrefix(a, "?")
 	if a == "" {
@@ -203,7 +216,7 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 	if strings.HasSuffix(a, "[]") {
 		var out []string
 		for _, d := range r.docAlt(a[:len(a)-2], inReturn, emit) {
-			if !strings.HasSuffix(d, "[]") && d != "static" {
+			if d != "static" && nesting(d) < maxNesting {
 				out = append(out, d+"[]")
 			}
 		}
@@ -219,7 +232,7 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 		last := strings.TrimSpace(args[len(args)-1])
 		if el := r.docType(last, inReturn, emit); el != "" {
 			for _, d := range strings.Split(el, "|") {
-				if !strings.HasSuffix(d, "[]") && d != "static" {
+				if d != "static" && nesting(d) < maxNesting {
 					out = append(out, d+"[]")
 				}
 			}
