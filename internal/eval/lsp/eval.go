@@ -73,7 +73,7 @@ type Score struct {
 	// servers do not type; MissingHeuristic the sites only the server
 	// reports where ragraf holds a heuristic edge to the symbol.
 	ExtraGlobal      int `json:"refs_extra_global"`
-	ExtraAlias       int `json:"refs_extra_alias"`    // ragraf-only uses of a class through a `use … as` alias
+	ExtraAlias       int `json:"refs_extra_alias"`    // ragraf-only uses of a class under another name: a `use … as` alias, self, static
 	ExtraAssigned    int `json:"refs_extra_assigned"` // ragraf-only calls on an untyped property typed from its assignments
 	ExtraFamily      int `json:"refs_extra_family"`   // ragraf-only uses of another method of the override family
 	ExtraString      int `json:"refs_extra_string"`   // ragraf-only references by a name in a string (callbacks, function_exists)
@@ -670,9 +670,13 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 				m, _, _ := e.st.Node(ctx, member[st])
 				d.Cause = "a use of " + m.QName + ", in this method's override family; the server does not list it here"
 			}
+			line := e.lineText(st.path, st.line)
 			if a := e.aliasAt(st, n); d.Cause == "" && a != "" {
 				s.ExtraAlias++
 				d.Cause = "written under the alias " + a + " (use " + n.QName + " as " + a + "); the server does not list uses through an alias"
+			} else if d.Cause == "" && n.Kind.IsType() && wordIndex(line, n.Name) < 0 && (wordIndex(line, "self") >= 0 || wordIndex(line, "static") >= 0) {
+				s.ExtraAlias++
+				d.Cause = "written as self or static inside the class; the server does not list these"
 			} else if d.Cause == "" && onlyInStrings(e.lineText(st.path, st.line), n.Name) {
 				s.ExtraString++
 				d.Cause = "named in a string literal (a callback, or a function_exists/is_callable check), which ragraf links as a reference"
@@ -908,7 +912,7 @@ func (r *Report) Write(w io.Writer) {
 	}
 	row("total", &r.Total)
 	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d calls on untyped properties typed from their assignments (the server types none), "+
-		"%d uses through a class alias (the server lists none), %d uses of other methods of the override family, %d names in strings: precision without them %.4f\n",
+		"%d uses of a class under another name (alias, self, static; the server lists none), %d uses of other methods of the override family, %d names in strings: precision without them %.4f\n",
 		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.ExtraString, r.Total.PrecisionExplained)
 	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
 		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
