@@ -50,7 +50,7 @@ func (r *refWalker) docComment(n *sitter.Node) {
 	}
 	for _, tag := range docTags(t) {
 		switch tag.tag {
-		case "param", "return", "global", "throws": // @var: inlineVar
+		case "param", "return", "global", "throws", "shape": // @var: inlineVar
 			l := ln + tag.line
 			r.docType(tag.typ, tag.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, l, "", "") })
 		}

@@ -531,6 +531,8 @@ func (r *refWalker) classLike(n *sitter.Node) {
 		for _, t := range docTags(doc) {
 			emit := func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") }
 			switch t.tag {
+			case "shape":
+				r.docType(t.typ, false, emit)
 			case "property":
 				if t.name != "" {
 					r.emit(fact.RefDocProperty, t.name, ln, r.docType(t.typ, false, emit), "")
@@ -589,6 +591,9 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 	ln := line(m.StartPosition())
 	if doc, dl := r.docBefore(m); doc != "" {
 		for _, t := range docTags(doc) {
+			if t.tag == "shape" {
+				r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
+			}
 			if t.tag == "var" {
 				declared = true
 				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
@@ -1083,6 +1088,9 @@ func (r *refWalker) inlineVar(n *sitter.Node) {
 	ln := line(n.StartPosition())
 	end := endLine(n)
 	for _, tag := range docTags(t) {
+		if tag.tag == "shape" {
+			r.docType(tag.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln+tag.line, "", "") })
+		}
 		if tag.tag != "var" {
 			continue
 		}

@@ -71,7 +71,10 @@ func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string,
 
 // docTag is one typed PHPDoc tag.
 type docTag struct {
-	tag  string // param, var, return, property, method, mixin, global, throws
+	// param, var, return, property, method, mixin, global, throws; shape for
+	// a line of a multi-line array shape (`array{\n *   key: Foo[],`), which
+	// only names classes
+	tag  string
 	typ  string // the type text
 	name string // variable, property or method name without $; "" when absent
 	line int    // 0-based line of the tag inside the docblock
@@ -81,7 +84,19 @@ type docTag struct {
 // only; descriptions are dropped here.
 func docTags(doc string) []docTag {
 	var out []docTag
+	open := 0 // unclosed braces of a multi-line array shape
 	for li, ln := range strings.Split(doc, "\n") {
+		if open > 0 {
+			body := strings.TrimLeft(strings.TrimSpace(ln), "*")
+			open += strings.Count(body, "{") - strings.Count(body, "}")
+			if _, typ, ok := strings.Cut(body, ":"); ok {
+				typ = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(typ), ",}"))
+				if typ != "" && !strings.ContainsAny(typ, "{}") {
+					out = append(out, docTag{tag: "shape", typ: typ, line: li})
+				}
+			}
+			continue
+		}
 		i := strings.Index(ln, "@")
 		if i < 0 {
 			continue
@@ -114,6 +129,9 @@ func docTags(doc string) []docTag {
 		typ, after := splitDocType(rest)
 		if typ == "" {
 			continue
+		}
+		if d := strings.Count(typ, "{") - strings.Count(typ, "}"); d > 0 {
+			open = d // the shape goes on below
 		}
 		name := ""
 		if f := strings.Fields(after); len(f) > 0 && strings.HasPrefix(f[0], "$") {
