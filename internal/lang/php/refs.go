@@ -1130,7 +1130,21 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	branches := false
 	for _, c := range r.named(n) {
 		switch c.Kind() {
-		case "else_if_clause", "else_clause":
+		case "else_if_clause":
+			// `elseif ($v instanceof C)` narrows its own body as an if does
+			branches = true
+			ec, eb := c.ChildByFieldName("condition"), c.ChildByFieldName("body")
+			if ec == nil || eb == nil {
+				r.visit(c)
+				continue
+			}
+			r.visit(ec)
+			nar := map[string]string{}
+			r.instanceofs(ec, nar)
+			restore := r.narrow(nar)
+			r.visit(eb)
+			restore()
+		case "else_clause":
 			branches = true
 			r.visit(c)
 		}

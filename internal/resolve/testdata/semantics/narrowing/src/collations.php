@@ -33,3 +33,23 @@ function list_all($name)
         $c3->describe();
     }
 }
+
+interface Jsonable
+{
+    public function toJson();
+}
+
+interface Arrayable
+{
+    public function toArray();
+}
+
+function serialize_value($value)
+{
+    if ($value instanceof Arrayable) {
+        return $value->toArray();
+    } elseif ($value instanceof Jsonable) {
+        return json_decode($value->toJson(), true);
+    }
+    return $value;
+}
