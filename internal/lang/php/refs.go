@@ -6,6 +6,7 @@
 package php
 
 import (
+	"maps"
 	"path"
 	"strconv"
 	"strings"
@@ -40,8 +41,11 @@ type refWalker struct {
 	from   string
 	env    map[string]string // variable -> type descriptor
 	pinned map[string]int    // variable -> line of an inline @var that overrides its next assignment
-	refs   []fact.Ref
-	index  map[string][]int // kind NUL lower qname -> indexes in nodes
+	// touched collects the variables assigned while a branch runs (merge):
+	// one a branch leaves unknown may have been assigned an unknown value
+	touched map[string]bool
+	refs    []fact.Ref
+	index   map[string][]int // kind NUL lower qname -> indexes in nodes
 	// callbacks holds the start bytes of the arrays read as callbacks, so
 	// callableArray does not mention them again
 	callbacks map[uint]bool
@@ -295,6 +299,8 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.children(n)
 	case "if_statement":
 		r.ifStmt(n)
+	case "switch_statement":
+		r.switchStmt(n)
 	case "foreach_statement":
 		r.foreach(n)
 	case "comment":
@@ -1048,6 +1054,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 	r.propAssign(n)
 	if k := r.narrowKey(left); strings.HasPrefix(k, "this->") {
 		delete(r.env, k) // a narrowed property is narrowed no more
+		r.touch(k)
 	}
 	if g := globalsKey(r, left); g != "" {
 		if right != nil {
@@ -1072,10 +1079,18 @@ func (r *refWalker) assign(n *sitter.Node) {
 	if right == nil {
 		return
 	}
+	r.touch(name)
 	if d := r.exprDesc(right); d != "" {
 		r.env[name] = d
 	} else {
 		delete(r.env, name)
+	}
+}
+
+// touch records that variable name was assigned (see touched).
+func (r *refWalker) touch(name string) {
+	if r.touched != nil {
+		r.touched[name] = true
 	}
 }
 
@@ -1117,52 +1132,190 @@ func (r *refWalker) inlineVar(n *sitter.Node) {
 
 func (r *refWalker) ifStmt(n *sitter.Node) {
 	cond := n.ChildByFieldName("condition")
-	narrowed := map[string]string{}
 	if cond != nil {
 		r.visit(cond)
-		r.instanceofs(cond, narrowed)
 	}
-	restore := r.narrow(narrowed)
+	// each branch runs from the variables as they were before the if, with
+	// what its condition narrows; past the if a variable holds what any
+	// branch that does not leave left in it (merge)
+	branch := func(c, body *sitter.Node) func() bool {
+		return func() bool {
+			narrowed := map[string]string{}
+			if c != nil {
+				r.instanceofs(c, narrowed)
+			}
+			r.narrowFor(narrowed, func() { r.visit(body) })
+			return r.exits(body)
+		}
+	}
+	var runs []func() bool
 	if b := n.ChildByFieldName("body"); b != nil {
-		r.visit(b)
+		runs = append(runs, branch(cond, b))
 	}
-	restore()
-	branches := false
+	hasElse := false
 	for _, c := range r.named(n) {
 		switch c.Kind() {
 		case "else_if_clause":
 			// `elseif ($v instanceof C)` narrows its own body as an if does
-			branches = true
 			ec, eb := c.ChildByFieldName("condition"), c.ChildByFieldName("body")
 			if ec == nil || eb == nil {
-				r.visit(c)
+				runs = append(runs, func() bool { r.visit(c); return false })
 				continue
 			}
-			r.visit(ec)
-			nar := map[string]string{}
-			r.instanceofs(ec, nar)
-			restore := r.narrow(nar)
-			r.visit(eb)
-			restore()
+			runs = append(runs, func() bool { r.visit(ec); return branch(ec, eb)() })
 		case "else_clause":
-			branches = true
+			hasElse = true
+			body := c
+			if b := c.ChildByFieldName("body"); b != nil {
+				body = b
+			}
+			runs = append(runs, func() bool { r.visit(c); return r.exits(body) })
+		}
+	}
+	// the path where no branch runs: `if (!$v instanceof C) { … }` without
+	// else or elseif leaves $v a C there
+	var none map[string]string
+	if !hasElse {
+		none = maps.Clone(r.env)
+		if len(runs) == 1 && cond != nil {
+			if v, d := r.negatedInstanceof(cond); v != "" {
+				none[v] = d
+			}
+		}
+	}
+	r.merge(runs, none)
+}
+
+// switchStmt runs each case as a branch of merge: past the switch a
+// variable holds what any case that reaches the end (by break or by running
+// out) left in it, or what it held before when there is no default. A case
+// that falls into the next is taken on its own.
+func (r *refWalker) switchStmt(n *sitter.Node) {
+	if c := n.ChildByFieldName("condition"); c != nil {
+		r.visit(c)
+	}
+	body := n.ChildByFieldName("body")
+	if body == nil {
+		return
+	}
+	var runs []func() bool
+	hasDefault := false
+	for _, c := range r.named(body) {
+		switch c.Kind() {
+		case "case_statement", "default_statement":
+			hasDefault = hasDefault || c.Kind() == "default_statement"
+			runs = append(runs, func() bool {
+				r.children(c)
+				return r.leaves(c)
+			})
+		default:
 			r.visit(c)
 		}
 	}
-	// `if (!$v instanceof C) { …; return; }`: past the if, $v is a C;
-	// `if (!$v instanceof C) { $v = …; }`: a C or what the body left in $v
-	if b := n.ChildByFieldName("body"); cond != nil && b != nil && !branches {
-		if v, d := r.negatedInstanceof(cond); v != "" {
+	var none map[string]string
+	if !hasDefault {
+		none = maps.Clone(r.env)
+	}
+	r.merge(runs, none)
+}
+
+// leaves tells whether a switch case ends by leaving the function or the
+// loop around it (return, throw, continue); break only leaves the switch.
+func (r *refWalker) leaves(c *sitter.Node) bool {
+	k := r.named(c)
+	for len(k) > 0 && k[len(k)-1].Kind() == "comment" {
+		k = k[:len(k)-1]
+	}
+	if len(k) == 0 {
+		return false
+	}
+	switch last := k[len(k)-1]; last.Kind() {
+	case "return_statement", "continue_statement":
+		return true
+	case "expression_statement":
+		e := r.named(last)
+		return len(e) == 1 && e[0].Kind() == "throw_expression"
+	}
+	return false
+}
+
+// merge runs each branch from the current variables and leaves in r.env,
+// for every variable, what the branches that do not leave (return, throw,
+// break, continue) and the fall-through path (nil when there is none) agree
+// it may hold: one type, or one of several (`(!A|B)`, typed only when each
+// is). A variable a path leaves unknown, known before or assigned there,
+// is unknown; one unknown before and not assigned on a path takes the
+// others' types, as a walk in source order did.
+func (r *refWalker) merge(runs []func() bool, none map[string]string) {
+	before, outer := r.env, r.touched
+	var outs []map[string]string
+	var touched []map[string]bool
+	for _, run := range runs {
+		r.env, r.touched = maps.Clone(before), map[string]bool{}
+		if !run() {
+			outs = append(outs, r.env)
+			touched = append(touched, r.touched)
+		}
+		if outer != nil {
+			maps.Copy(outer, r.touched)
+		}
+	}
+	r.touched = outer
+	if none != nil {
+		outs = append(outs, none)
+	}
+	if len(outs) == 0 {
+		r.env = before // nothing runs past this statement
+		return
+	}
+	merged := map[string]string{}
+	keys := map[string]bool{}
+	for _, o := range outs {
+		for k := range o {
+			keys[k] = true
+		}
+	}
+	for k := range keys {
+		_, known := before[k]
+		val, typed := "", true
+		for i, o := range outs {
+			v, ok := o[k]
 			switch {
-			case r.exits(b):
-				r.env[v] = d
+			case !ok && (known || i < len(touched) && touched[i][k]):
+				typed = false // this path made it unknown
+			case !ok:
+				// unknown before and untouched on this path
+			case val == "":
+				val = v
 			default:
-				if e := either(d, r.env[v]); e != "" {
-					r.env[v] = e
-				} else {
-					delete(r.env, v)
-				}
+				val = either(val, v)
 			}
+		}
+		if typed && val != "" {
+			merged[k] = val
+		}
+	}
+	r.env = merged
+}
+
+// narrowFor runs visit with the variables of narrowed narrowed, then puts
+// back the previous value of each one visit did not assign.
+func (r *refWalker) narrowFor(narrowed map[string]string, visit func()) {
+	saved := map[string]string{}
+	had := map[string]bool{}
+	for v, d := range narrowed {
+		saved[v], had[v] = r.env[v], r.env[v] != ""
+		r.env[v] = d
+	}
+	visit()
+	for v, d := range narrowed {
+		if r.env[v] != d {
+			continue // assigned in the branch
+		}
+		if had[v] {
+			r.env[v] = saved[v]
+		} else {
+			delete(r.env, v)
 		}
 	}
 }
@@ -1308,6 +1461,7 @@ func (r *refWalker) foreach(n *sitter.Node) {
 		if v.Kind() == "variable_name" {
 			name := strings.TrimPrefix(r.text(v), "$")
 			if ln, ok := r.pinned[name]; !ok || ln < line(n.StartPosition())-1 {
+				r.touch(name)
 				if e := step(d, "*"); e != "" {
 					r.env[name] = e
 				} else {

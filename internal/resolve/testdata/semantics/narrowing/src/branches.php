@@ -1,0 +1,61 @@
+<?php
+namespace Flow;
+
+class Alpha
+{
+    public function run() {}
+}
+
+class Beta
+{
+    public function run() {}
+}
+
+// past an if/else a variable is what either branch left in it
+function pick($flag)
+{
+    if ($flag) {
+        $x = new Alpha();
+    } else {
+        $x = new Beta();
+    }
+    $x->run();
+}
+
+// a case that breaks reaches the end; one that returns does not
+function upgrader($type)
+{
+    switch ($type) {
+        case 'alpha':
+            $u = new Alpha();
+            break;
+        case 'beta':
+            $u = new Beta();
+            break;
+        case 'none':
+            $u = new \stdClass();
+            return $u;
+    }
+    $u->run();
+}
+
+// a branch that assigns an unknown value leaves the variable unknown
+function maybe($flag, $other)
+{
+    $x = new Alpha();
+    if ($flag) {
+        $x = $other;
+    }
+    $x->run();
+}
+
+// a branch that leaves does not count
+function early($flag)
+{
+    $x = new Alpha();
+    if ($flag) {
+        $x = new Beta();
+        return;
+    }
+    $x->run();
+}
