@@ -16,9 +16,19 @@ import (
 // RefGlobal gives global variable Name (without $) the type descriptor Recv.
 const RefGlobal fact.RefKind = "global_type"
 
-// globalDecl handles `global $a, $b;`: the variables take their global type
-// unless a docblock already typed them.
+// globalDecl handles `global $a, $b;`: the variables take the type an
+// `@global` tag in the docblock before the statement gives them, else their
+// global type unless a docblock already typed them.
 func (r *refWalker) globalDecl(n *sitter.Node) {
+	// `/** @global WP_Post $post */ global $post;` types $post as the tag says
+	documented := map[string]string{}
+	if doc, _ := r.docBefore(n); doc != "" {
+		for _, t := range docTags(doc) {
+			if t.tag == "global" && t.name != "" {
+				documented[t.name] = r.docType(t.typ, false, func(string) {})
+			}
+		}
+	}
 	for _, c := range r.named(n) {
 		if c.Kind() != "variable_name" {
 			continue
@@ -28,7 +38,9 @@ func (r *refWalker) globalDecl(n *sitter.Node) {
 			r.globals = map[string]bool{}
 		}
 		r.globals[name] = true
-		if r.env[name] == "" {
+		if d := documented[name]; d != "" {
+			r.env[name] = d
+		} else if r.env[name] == "" {
 			r.env[name] = "$" + name
 		}
 	}

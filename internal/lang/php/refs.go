@@ -1186,6 +1186,12 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	r.merge(runs, none)
 }
 
+// elementFuncs are PHP's functions that return an element of the array they
+// are given (or false, which adds no class).
+var elementFuncs = map[string]bool{
+	"array_shift": true, "array_pop": true, "reset": true, "end": true, "current": true,
+}
+
 // switchStmt runs each case as a branch of merge: past the switch a
 // variable holds what any case that reaches the end (by break or by running
 // out) left in it, or what it held before when there is no default. A case
@@ -1542,6 +1548,21 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 	case "function_call_expression":
 		fn := e.ChildByFieldName("function")
 		if fn != nil && isNameKind(fn.Kind()) {
+			if elementFuncs[strings.TrimPrefix(fact.Lower(r.text(fn)), `\`)] {
+				// array_shift($nodes) and the like return an element of their array
+				if args := e.ChildByFieldName("arguments"); args != nil {
+					if a := r.named(args); len(a) > 0 {
+						arg := a[0]
+						if arg.Kind() == "argument" && arg.NamedChildCount() == 1 {
+							arg = arg.NamedChild(0)
+						}
+						if d := r.exprDesc(arg); d != "" {
+							return step(d, "*")
+						}
+					}
+				}
+				return ""
+			}
 			fq, alt := r.sc.function(r.text(fn))
 			if alt != "" {
 				return `@\` + fq + `,\` + alt

@@ -59,3 +59,14 @@ function early($flag)
     }
     $x->run();
 }
+
+/**
+ * @param Alpha[] $list
+ */
+function first(array $list)
+{
+    $a = array_shift($list);
+    $a->run();
+    $b = \reset($list);
+    $b->run();
+}
