@@ -262,10 +262,10 @@ func heuristicConfidence(p float64, n int) float64 {
 }
 
 const (
-	pByName = 0.8 // unknown receiver, method picked by name
-	pNamed  = 0.9 // callback naming its function, or its method with a typed receiver
-	pMagic  = 0.7 // a typed receiver without the method: its class's __call or __callStatic
-	pGlobal = 0.9 // a global variable the project assigns several classes: one of their methods
+	pByName = 0.8  // unknown receiver, method picked by name
+	pNamed  = 0.9  // callback naming its function, or its method with a typed receiver
+	pMagic  = 0.7  // a typed receiver without the method: its class's __call or __callStatic
+	pGlobal = 0.95 // a global variable typed by what the project assigns to it (docs/accuracy.md)
 	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
 	maxCandidates = 8
 )
@@ -431,10 +431,12 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 		if g == "" {
 			g = wide
 		}
-		if wide != "" && len(targets) > 1 && len(classes) > 1 {
-			// a global variable that code across the project assigns
-			// different classes: which one this call sees depends on what
-			// ran before, so each method is a candidate, not a proven target
+		if wide != "" {
+			// a global variable typed by what code across the project
+			// assigns to it: which value this call sees depends on what ran
+			// before (a test's mock, another entry point), so the methods
+			// are candidates, not proven targets; an @global tag at the
+			// function is a statement and stays proven
 			for _, t := range targets {
 				r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pGlobal, len(targets)), "receiver", "global $"+g)
 			}

@@ -661,7 +661,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			switch v := via[st]; {
 			case strings.HasPrefix(v, "global "):
 				s.ExtraGlobal++
-				d.Cause = "receiver is " + v + ", typed by an @global tag or by what the project assigns to it; the server does not type global variables"
+				d.Cause = "receiver is " + v + ", typed by the @global tag of its function; the server does not read @global"
 			case strings.HasPrefix(v, "assigned ->"):
 				s.ExtraAssigned++
 				d.Cause = "receiver is the property " + strings.TrimPrefix(v, "assigned ") + ", which declares no type; ragraf types it from what its class assigns to it, the server does not"
