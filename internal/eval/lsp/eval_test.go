@@ -189,16 +189,11 @@ func fakeDef(root, name string) []fakeLoc {
 	return scan(root, regexp.MustCompile(`function `+regexp.QuoteMeta(name)+`\(`), false)
 }
 
-// TestFT3_EvalLSP runs `eval lsp` against the fake server on a project whose
-// answers are known: ragraf and the server agree everywhere but on the
-// planted faults, which must show up as exactly the counted disagreements.
-func TestFT3_EvalLSP(t *testing.T) {
+// buildProject writes files into a new project directory, indexes it and
+// returns the directory.
+func buildProject(t *testing.T, files map[string]string) string {
+	t.Helper()
 	root := t.TempDir()
-	files := map[string]string{
-		"a.php": "<?php\nfunction alpha() { return 1; }\nfunction beta() { return alpha(); }\n",
-		"b.php": "<?php\nfunction gamma() { return alpha() + beta(); }\n",
-		"c.php": "<?php\nfunction delta() { return gamma(); }\n",
-	}
 	for p, c := range files {
 		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
 			t.Fatal(err)
@@ -207,6 +202,41 @@ func TestFT3_EvalLSP(t *testing.T) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
+	return root
+}
+
+// openIndexed opens the current graph store of an indexed project and
+// returns it with a lookup of the one node of a qualified name.
+func openIndexed(t *testing.T, root string) (*graph.Store, func(q string) fact.Node) {
+	t.Helper()
+	ctx := context.Background()
+	name, err := rev.Layout{Root: root}.CurrentRev()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := graph.Open(ctx, filepath.Join(rev.Layout{Root: root}.Rev(name), rev.GraphDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, func(q string) fact.Node {
+		ns, err := st.NodesByQName(ctx, q)
+		if err != nil || len(ns) != 1 {
+			t.Fatalf("%s: %v %v", q, ns, err)
+		}
+		return ns[0]
+	}
+}
+
+// TestFT3_EvalLSP runs `eval lsp` against the fake server on a project whose
+// answers are known: ragraf and the server agree everywhere but on the
+// planted faults, which must show up as exactly the counted disagreements.
+func TestFT3_EvalLSP(t *testing.T) {
+	root := buildProject(t, map[string]string{
+		"a.php": "<?php\nfunction alpha() { return 1; }\nfunction beta() { return alpha(); }\n",
+		"b.php": "<?php\nfunction gamma() { return alpha() + beta(); }\n",
+		"c.php": "<?php\nfunction delta() { return gamma(); }\n",
+	})
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -252,8 +282,7 @@ func TestFT3_EvalLSP(t *testing.T) {
 // variable and a server-only site where ragraf holds a heuristic edge are
 // counted and explained as such.
 func TestFT3_EvalLSPCauses(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := buildProject(t, map[string]string{
 		"a.php": "<?php\nclass Db { public function query() { return 1; } }\n$db = new Db();\n",
 		"b.php": "<?php\n/**\n * @global Db $db\n */\nfunction run() { global $db; return $db->query(); }\nfunction guess($x) { return $x->query(); }\n",
 		"d.php": "<?php\nfunction hook() { return apply_filters('guess', 1); }\n",
@@ -263,15 +292,7 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 		"f.php": "<?php\nclass Cache { public function put() {} }\nclass Base { public function m() {} }\n" +
 			"class Child extends Base { public function m() { parent::m(); } }\n" +
 			"class Holder { private $c; public function __construct() { $this->c = new Cache(); } public function go() { $this->c->put(); } }\n",
-	}
-	for p, c := range files {
-		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -408,37 +429,16 @@ func TestUsePositionPicksTheUse(t *testing.T) {
 // PHP's own interfaces belong to one family, through parents too; a method of
 // the same name elsewhere does not.
 func TestBuiltinInterfaceFamily(t *testing.T) {
-	root := t.TempDir()
 	access := "    public function offsetExists($o): bool { return true; }\n    public function offsetGet($o): mixed { return null; }\n" +
 		"    public function offsetSet($o, $v): void {}\n    public function offsetUnset($o): void {}\n"
-	files := map[string]string{
+	root := buildProject(t, map[string]string{
 		"a.php": "<?php\nnamespace App;\n\nclass A implements \\ArrayAccess\n{\n" + access + "}\n",
 		"b.php": "<?php\nnamespace App;\n\nuse ArrayAccess;\n\nabstract class Base implements ArrayAccess\n{\n}\n\nclass B extends Base\n{\n" + access + "}\n",
 		"c.php": "<?php\nnamespace App;\n\nclass C\n{\n    public function offsetGet($o) { return $o; }\n}\n",
-	}
-	for p, c := range files {
-		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ctx := context.Background()
-	info, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := graph.Open(ctx, filepath.Join(rev.Layout{Root: root}.Rev(info.Rev), rev.GraphDB))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, byQName := openIndexed(t, root)
 	e := &evaluator{st: st}
-	byQName := func(q string) fact.Node {
-		ns, err := st.NodesByQName(ctx, q)
-		if err != nil || len(ns) != 1 {
-			t.Fatalf("%s: %v %v", q, ns, err)
-		}
-		return ns[0]
-	}
 	sibs, err := e.builtinSiblings(ctx, byQName(`App\A::offsetGet`))
 	if err != nil {
 		t.Fatal(err)
@@ -455,29 +455,12 @@ func TestBuiltinInterfaceFamily(t *testing.T) {
 // graph: what it implements, what overrides it, and the siblings joined
 // through them; a method of the same name outside the hierarchy is not in it.
 func TestOverrideFamily(t *testing.T) {
-	root := t.TempDir()
-	src := "<?php\nnamespace App;\n\ninterface I { public function m(); }\nclass B implements I { public function m() {} }\n" +
-		"class C implements I { public function m() {} }\nclass D extends B { public function m() {} }\nclass E { public function m() {} }\n"
-	if err := os.WriteFile(filepath.Join(root, "a.php"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	root := buildProject(t, map[string]string{"a.php": "<?php\nnamespace App;\n\ninterface I { public function m(); }\n" +
+		"class B implements I { public function m() {} }\nclass C implements I { public function m() {} }\n" +
+		"class D extends B { public function m() {} }\nclass E { public function m() {} }\n"})
 	ctx := context.Background()
-	info, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := graph.Open(ctx, filepath.Join(rev.Layout{Root: root}.Rev(info.Rev), rev.GraphDB))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	id := func(q string) string {
-		ns, err := st.NodesByQName(ctx, q)
-		if err != nil || len(ns) != 1 {
-			t.Fatalf("%s: %v %v", q, ns, err)
-		}
-		return ns[0].ID
-	}
+	st, byQName := openIndexed(t, root)
+	id := func(q string) string { return byQName(q).ID }
 	e := &evaluator{st: st}
 	got, err := e.family(ctx, id(`App\D::m`))
 	if err != nil {
