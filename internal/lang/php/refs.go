@@ -301,6 +301,8 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.ifStmt(n)
 	case "switch_statement":
 		r.switchStmt(n)
+	case "try_statement":
+		r.tryStmt(n)
 	case "foreach_statement":
 		r.foreach(n)
 	case "comment":
@@ -1186,6 +1188,33 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	r.merge(runs, none)
 }
 
+// tryStmt runs the try body and each catch as branches of merge (a catch
+// starting from the variables before the try), then finally.
+func (r *refWalker) tryStmt(n *sitter.Node) {
+	var runs []func() bool
+	var finally *sitter.Node
+	for _, c := range r.named(n) {
+		switch c.Kind() {
+		case "compound_statement":
+			runs = append(runs, func() bool { r.visit(c); return r.exits(c) })
+		case "catch_clause":
+			body := c.ChildByFieldName("body")
+			runs = append(runs, func() bool {
+				r.visit(c)
+				return body != nil && r.exits(body)
+			})
+		case "finally_clause":
+			finally = c
+		default:
+			r.visit(c)
+		}
+	}
+	r.merge(runs, nil)
+	if finally != nil {
+		r.visit(finally)
+	}
+}
+
 // elementFuncs are PHP's functions that return an element of the array they
 // are given (or false, which adds no class).
 var elementFuncs = map[string]bool{
@@ -1582,6 +1611,10 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 		if a != nil && b != nil {
 			return r.eitherDesc(a, b)
 		}
+	case "match_expression":
+		// `match ($t) { 'a' => new A, default => new B }` is an A or a B; an
+		// arm that throws or gives null adds nothing
+		return r.matchDesc(e)
 	case "binary_expression":
 		// `a ?? b` is an a or a b
 		op, a, b := e.ChildByFieldName("operator"), e.ChildByFieldName("left"), e.ChildByFieldName("right")
@@ -1604,6 +1637,30 @@ func (r *refWalker) exprDesc(e *sitter.Node) string {
 // eitherDesc is the type of a value that is one of the expressions a and b:
 // the union of both types, "" when either is unknown. A null literal adds
 // nothing, as `?Foo` types a Foo.
+func (r *refWalker) matchDesc(e *sitter.Node) string {
+	body := e.ChildByFieldName("body")
+	if body == nil {
+		return ""
+	}
+	d, arms := "", 0
+	for _, arm := range r.named(body) {
+		v := arm.ChildByFieldName("return_expression")
+		if v == nil || v.Kind() == "throw_expression" || isNull(r, v) {
+			continue
+		}
+		ad := r.exprDesc(v)
+		if ad == "" {
+			return "" // an arm of unknown type: the value is unknown
+		}
+		if arms++; arms == 1 {
+			d = ad
+		} else if d = either(d, ad); d == "" {
+			return ""
+		}
+	}
+	return d
+}
+
 func (r *refWalker) eitherDesc(a, b *sitter.Node) string {
 	switch {
 	case isNull(r, a):

@@ -70,3 +70,27 @@ function first(array $list)
     $b = \reset($list);
     $b->run();
 }
+
+// a match is one of its arms; an arm that throws adds nothing
+function matched(string $kind)
+{
+    $m = match ($kind) {
+        'alpha' => new Alpha(),
+        'beta', 'b' => new Beta(),
+        default => throw new \InvalidArgumentException($kind),
+    };
+    $m->run();
+}
+
+// past a try/catch a variable is what the try or a catch left in it
+function tried()
+{
+    try {
+        $t = new Alpha();
+    } catch (\RuntimeException $e) {
+        $t = new Beta();
+    } finally {
+        $done = true;
+    }
+    $t->run();
+}
