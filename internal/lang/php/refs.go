@@ -1188,18 +1188,28 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	r.merge(runs, none)
 }
 
-// tryStmt runs the try body and each catch as branches of merge (a catch
-// starting from the variables before the try), then finally.
+// tryStmt runs the try body and each catch as branches of merge, then
+// finally. A catch starts from the variables as the try body left them:
+// `try { $route = $request->route(); … } catch (E $e) { $route->… }` is the
+// usual shape, though the throw may come before an assignment.
 func (r *refWalker) tryStmt(n *sitter.Node) {
 	var runs []func() bool
 	var finally *sitter.Node
+	var tried map[string]string
 	for _, c := range r.named(n) {
 		switch c.Kind() {
 		case "compound_statement":
-			runs = append(runs, func() bool { r.visit(c); return r.exits(c) })
+			runs = append(runs, func() bool {
+				r.visit(c)
+				tried = maps.Clone(r.env)
+				return r.exits(c)
+			})
 		case "catch_clause":
 			body := c.ChildByFieldName("body")
 			runs = append(runs, func() bool {
+				if tried != nil {
+					r.env = maps.Clone(tried)
+				}
 				r.visit(c)
 				return body != nil && r.exits(body)
 			})

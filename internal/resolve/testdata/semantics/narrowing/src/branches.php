@@ -94,3 +94,14 @@ function tried()
     }
     $t->run();
 }
+
+// a catch sees what the try assigned before it threw
+function caught()
+{
+    try {
+        $a = new Alpha();
+        $a->run();
+    } catch (\RuntimeException $e) {
+        $a->run();
+    }
+}
