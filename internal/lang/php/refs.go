@@ -44,8 +44,11 @@ type refWalker struct {
 	// touched collects the variables assigned while a branch runs (merge):
 	// one a branch leaves unknown may have been assigned an unknown value
 	touched map[string]bool
-	refs    []fact.Ref
-	index   map[string][]int // kind NUL lower qname -> indexes in nodes
+	// breaks collects, for the innermost loop or switch, the variables of
+	// the paths that leave it by break: they meet the others at its end
+	breaks *[]flow
+	refs   []fact.Ref
+	index  map[string][]int // kind NUL lower qname -> indexes in nodes
 	// callbacks holds the start bytes of the arrays read as callbacks, so
 	// callableArray does not mention them again
 	callbacks map[uint]bool
@@ -304,7 +307,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 	case "try_statement":
 		r.tryStmt(n)
 	case "foreach_statement":
-		r.foreach(n)
+		r.loop(func() { r.foreach(n) })
+	case "while_statement", "do_statement", "for_statement":
+		r.loop(func() { r.children(n) })
 	case "comment":
 		r.docComment(n)
 		r.inlineVar(n)
@@ -709,7 +714,8 @@ func (r *refWalker) docBefore(n *sitter.Node) (string, int) {
 // function walks a function or method: parameters and return types give
 // type refs and the variable environment of the body.
 func (r *refWalker) function(n *sitter.Node, id string) {
-	prevFrom, prevEnv, prevPinned, prevIn, prevGlobals := r.from, r.env, r.pinned, r.inFunc, r.globals
+	prevFrom, prevEnv, prevPinned, prevIn, prevGlobals, prevBreaks := r.from, r.env, r.pinned, r.inFunc, r.globals, r.breaks
+	r.breaks = nil
 	if id != "" {
 		r.from = id
 	}
@@ -751,7 +757,7 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 	if b := n.ChildByFieldName("body"); b != nil {
 		r.visit(b)
 	}
-	r.from, r.env, r.pinned, r.inFunc, r.globals = prevFrom, prevEnv, prevPinned, prevIn, prevGlobals
+	r.from, r.env, r.pinned, r.inFunc, r.globals, r.breaks = prevFrom, prevEnv, prevPinned, prevIn, prevGlobals, prevBreaks
 }
 
 // params types the parameters of n into r.env and emits their type refs.
@@ -832,9 +838,9 @@ func (r *refWalker) closure(n *sitter.Node) {
 			r.visit(c)
 		}
 	}
-	prevIn, prevGlobals := r.inFunc, r.globals
-	r.env, r.inFunc, r.globals = env, true, nil
-	defer func() { r.inFunc, r.globals = prevIn, prevGlobals }()
+	prevIn, prevGlobals, prevBreaks := r.inFunc, r.globals, r.breaks
+	r.env, r.inFunc, r.globals, r.breaks = env, true, nil, nil
+	defer func() { r.inFunc, r.globals, r.breaks = prevIn, prevGlobals, prevBreaks }()
 	r.params(n, nil)
 	if t := n.ChildByFieldName("return_type"); t != nil {
 		r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
@@ -1140,17 +1146,17 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	// each branch runs from the variables as they were before the if, with
 	// what its condition narrows; past the if a variable holds what any
 	// branch that does not leave left in it (merge)
-	branch := func(c, body *sitter.Node) func() bool {
-		return func() bool {
+	branch := func(c, body *sitter.Node) func() ending {
+		return func() ending {
 			narrowed := map[string]string{}
 			if c != nil {
 				r.instanceofs(c, narrowed)
 			}
 			r.narrowFor(narrowed, func() { r.visit(body) })
-			return r.exits(body)
+			return r.ending(body)
 		}
 	}
-	var runs []func() bool
+	var runs []func() ending
 	if b := n.ChildByFieldName("body"); b != nil {
 		runs = append(runs, branch(cond, b))
 	}
@@ -1161,17 +1167,17 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 			// `elseif ($v instanceof C)` narrows its own body as an if does
 			ec, eb := c.ChildByFieldName("condition"), c.ChildByFieldName("body")
 			if ec == nil || eb == nil {
-				runs = append(runs, func() bool { r.visit(c); return false })
+				runs = append(runs, func() ending { r.visit(c); return fallsThrough })
 				continue
 			}
-			runs = append(runs, func() bool { r.visit(ec); return branch(ec, eb)() })
+			runs = append(runs, func() ending { r.visit(ec); return branch(ec, eb)() })
 		case "else_clause":
 			hasElse = true
 			body := c
 			if b := c.ChildByFieldName("body"); b != nil {
 				body = b
 			}
-			runs = append(runs, func() bool { r.visit(c); return r.exits(body) })
+			runs = append(runs, func() ending { r.visit(c); return r.ending(body) })
 		}
 	}
 	// the path where no branch runs: `if (!$v instanceof C) { … }` without
@@ -1193,25 +1199,28 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 // `try { $route = $request->route(); … } catch (E $e) { $route->… }` is the
 // usual shape, though the throw may come before an assignment.
 func (r *refWalker) tryStmt(n *sitter.Node) {
-	var runs []func() bool
+	var runs []func() ending
 	var finally *sitter.Node
 	var tried map[string]string
 	for _, c := range r.named(n) {
 		switch c.Kind() {
 		case "compound_statement":
-			runs = append(runs, func() bool {
+			runs = append(runs, func() ending {
 				r.visit(c)
 				tried = maps.Clone(r.env)
-				return r.exits(c)
+				return r.ending(c)
 			})
 		case "catch_clause":
 			body := c.ChildByFieldName("body")
-			runs = append(runs, func() bool {
+			runs = append(runs, func() ending {
 				if tried != nil {
 					r.env = maps.Clone(tried)
 				}
 				r.visit(c)
-				return body != nil && r.exits(body)
+				if body == nil {
+					return fallsThrough
+				}
+				return r.ending(body)
 			})
 		case "finally_clause":
 			finally = c
@@ -1243,15 +1252,15 @@ func (r *refWalker) switchStmt(n *sitter.Node) {
 	if body == nil {
 		return
 	}
-	var runs []func() bool
+	var runs []func() ending
 	hasDefault := false
 	for _, c := range r.named(body) {
 		switch c.Kind() {
 		case "case_statement", "default_statement":
 			hasDefault = hasDefault || c.Kind() == "default_statement"
-			runs = append(runs, func() bool {
+			runs = append(runs, func() ending {
 				r.children(c)
-				return r.leaves(c)
+				return r.ending(c)
 			})
 		default:
 			r.visit(c)
@@ -1261,45 +1270,70 @@ func (r *refWalker) switchStmt(n *sitter.Node) {
 	if !hasDefault {
 		none = maps.Clone(r.env)
 	}
-	r.merge(runs, none)
+	r.loop(func() { r.merge(runs, none) }) // a break leaves the switch
 }
 
-// leaves tells whether a switch case ends by leaving the function or the
-// loop around it (return, throw, continue); break only leaves the switch.
-func (r *refWalker) leaves(c *sitter.Node) bool {
-	k := r.named(c)
-	for len(k) > 0 && k[len(k)-1].Kind() == "comment" {
-		k = k[:len(k)-1]
+// ending is how a branch ends: by running out, by leaving what holds it
+// (return, throw, continue) or by break, which leaves the innermost loop or
+// switch (its variables meet the others at that statement's end).
+type ending int
+
+const (
+	fallsThrough ending = iota
+	leaves
+	breaks
+)
+
+// flow is the variables one way through a statement leaves, with those it
+// assigned (a variable a way leaves unknown may have been assigned so).
+type flow struct {
+	env     map[string]string
+	touched map[string]bool
+}
+
+// ending tells how the statement list b (a block or a switch case) ends.
+func (r *refWalker) ending(b *sitter.Node) ending {
+	last := b
+	switch b.Kind() {
+	case "compound_statement", "colon_block", "case_statement", "default_statement":
+		k := r.named(b)
+		for len(k) > 0 && k[len(k)-1].Kind() == "comment" {
+			k = k[:len(k)-1]
+		}
+		if len(k) == 0 || b.Kind() == "case_statement" && len(k) == 1 {
+			return fallsThrough // an empty block, or a case with only its value
+		}
+		last = k[len(k)-1]
 	}
-	if len(k) == 0 {
-		return false
-	}
-	switch last := k[len(k)-1]; last.Kind() {
+	switch last.Kind() {
 	case "return_statement", "continue_statement":
-		return true
+		return leaves
+	case "break_statement":
+		return breaks
 	case "expression_statement":
-		e := r.named(last)
-		return len(e) == 1 && e[0].Kind() == "throw_expression"
+		if k := r.named(last); len(k) == 1 && k[0].Kind() == "throw_expression" {
+			return leaves
+		}
 	}
-	return false
+	return fallsThrough
 }
 
 // merge runs each branch from the current variables and leaves in r.env,
-// for every variable, what the branches that do not leave (return, throw,
-// break, continue) and the fall-through path (nil when there is none) agree
-// it may hold: one type, or one of several (`(!A|B)`, typed only when each
-// is). A variable a path leaves unknown, known before or assigned there,
-// is unknown; one unknown before and not assigned on a path takes the
-// others' types, as a walk in source order did.
-func (r *refWalker) merge(runs []func() bool, none map[string]string) {
+// for every variable, what the branches that run out and the fall-through
+// path (nil when there is none) agree it may hold (union). A branch that
+// ends in break hands its variables to the loop or switch it leaves.
+func (r *refWalker) merge(runs []func() ending, none map[string]string) {
 	before, outer := r.env, r.touched
-	var outs []map[string]string
-	var touched []map[string]bool
+	var outs []flow
 	for _, run := range runs {
 		r.env, r.touched = maps.Clone(before), map[string]bool{}
-		if !run() {
-			outs = append(outs, r.env)
-			touched = append(touched, r.touched)
+		switch run() {
+		case fallsThrough:
+			outs = append(outs, flow{r.env, r.touched})
+		case breaks:
+			if r.breaks != nil {
+				*r.breaks = append(*r.breaks, flow{r.env, r.touched})
+			}
 		}
 		if outer != nil {
 			maps.Copy(outer, r.touched)
@@ -1307,26 +1341,48 @@ func (r *refWalker) merge(runs []func() bool, none map[string]string) {
 	}
 	r.touched = outer
 	if none != nil {
-		outs = append(outs, none)
+		outs = append(outs, flow{env: none})
 	}
 	if len(outs) == 0 {
 		r.env = before // nothing runs past this statement
 		return
 	}
+	r.env = meet(before, outs)
+}
+
+// loop visits a loop (or a switch) and then meets the variables of the
+// paths that left it by break with those of the path that ran out.
+func (r *refWalker) loop(visit func()) {
+	before, prev := maps.Clone(r.env), r.breaks
+	var got []flow
+	r.breaks = &got
+	visit()
+	r.breaks = prev
+	if len(got) > 0 {
+		r.env = meet(before, append(got, flow{env: r.env}))
+	}
+}
+
+// meet is what the ways agree a variable may hold: one type, or one of
+// several (`(!A|B)`, typed only when each is). A variable a way leaves
+// unknown, known before or assigned there, is unknown; one unknown before
+// and not assigned on a way takes the others' types, as a walk in source
+// order did.
+func meet(before map[string]string, outs []flow) map[string]string {
 	merged := map[string]string{}
 	keys := map[string]bool{}
 	for _, o := range outs {
-		for k := range o {
+		for k := range o.env {
 			keys[k] = true
 		}
 	}
 	for k := range keys {
 		_, known := before[k]
 		val, typed := "", true
-		for i, o := range outs {
-			v, ok := o[k]
+		for _, o := range outs {
+			v, ok := o.env[k]
 			switch {
-			case !ok && (known || i < len(touched) && touched[i][k]):
+			case !ok && (known || o.touched[k]):
 				typed = false // this path made it unknown
 			case !ok:
 				// unknown before and untouched on this path
@@ -1340,7 +1396,7 @@ func (r *refWalker) merge(runs []func() bool, none map[string]string) {
 			merged[k] = val
 		}
 	}
-	r.env = merged
+	return merged
 }
 
 // narrowFor runs visit with the variables of narrowed narrowed, then puts
@@ -1412,30 +1468,6 @@ func (r *refWalker) negatedInstanceof(c *sitter.Node) (string, string) {
 		return v, d
 	}
 	return "", ""
-}
-
-// exits reports whether a branch body always leaves the enclosing block:
-// its last statement is a return, throw, break or continue.
-func (r *refWalker) exits(b *sitter.Node) bool {
-	last := b
-	if b.Kind() == "compound_statement" {
-		k := r.named(b)
-		for len(k) > 0 && k[len(k)-1].Kind() == "comment" {
-			k = k[:len(k)-1]
-		}
-		if len(k) == 0 {
-			return false
-		}
-		last = k[len(k)-1]
-	}
-	switch last.Kind() {
-	case "return_statement", "break_statement", "continue_statement":
-		return true
-	case "expression_statement":
-		k := r.named(last)
-		return len(k) == 1 && k[0].Kind() == "throw_expression"
-	}
-	return false
 }
 
 // narrowKey names what an instanceof test can narrow: a variable, or a

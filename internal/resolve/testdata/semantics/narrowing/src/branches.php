@@ -105,3 +105,36 @@ function caught()
         $a->run();
     }
 }
+
+/**
+ * A break hands its variables to the end of the loop or switch it leaves.
+ *
+ * @param Alpha[] $items
+ */
+function find(array $items, $id)
+{
+    $found = null;
+    foreach ($items as $item) {
+        if ($item->id === $id) {
+            $found = $item;
+            break;
+        }
+    }
+    $found->run();
+}
+
+function pick_case($t, $flag)
+{
+    switch ($t) {
+        case 'a':
+            if ($flag) {
+                $v = new Alpha();
+                break;
+            }
+            $v = new Beta();
+            break;
+        default:
+            $v = new Beta();
+    }
+    $v->run();
+}
