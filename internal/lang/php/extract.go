@@ -4,6 +4,7 @@
 package php
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -133,11 +134,16 @@ func (w *walker) qualify(name string) string {
 
 // add records a node and its contains edge from parent, and returns its id.
 func (w *walker) add(n *sitter.Node, kind fact.NodeKind, name, qname, parent, sig string, props map[string]string) string {
+	return w.addLines(n, kind, name, qname, parent, sig, props, line(n.StartPosition()), endLine(n))
+}
+
+// addLines is add with the lines given: a declaration recovered from a
+// parse error spans more than the node it starts in.
+func (w *walker) addLines(n *sitter.Node, kind fact.NodeKind, name, qname, parent, sig string, props map[string]string, start, end int) string {
 	key := string(kind) + "\x00" + fact.Lower(qname)
 	d := w.seen[key]
 	w.seen[key] = d + 1
 	id := fact.NodeID(kind, qname, w.path, d)
-	start, end := line(n.StartPosition()), endLine(n)
 	w.nodes = append(w.nodes, fact.Node{
 		ID: id, Kind: kind, Name: name, QName: qname, Path: w.path,
 		StartLine: start, EndLine: end, Lang: Lang, Parent: parent,
@@ -171,6 +177,8 @@ func (w *walker) walk(n *sitter.Node, parent string) {
 		return
 	case "function_call_expression":
 		w.define(n, w.container(parent))
+	case "ERROR":
+		w.recoverFunction(n, w.container(parent))
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		w.walk(n.NamedChild(i), parent)
@@ -328,6 +336,75 @@ func (w *walker) function(n *sitter.Node, parent string) {
 	sig := w.funcSignature(n, name, props)
 	id := w.add(n, fact.Function, name, w.qualify(name), parent, sig, props)
 	w.walkBody(n, id)
+}
+
+// recoverFunction declares the function a parse error begins with: the
+// grammar reads some names PHP accepts for functions as keywords
+// (`function readonly(...)` in WordPress's php-compat) and gives up on the
+// whole declaration. The lines run from `function` to the brace that closes
+// the body, found in the source; the node says it was recovered.
+func (w *walker) recoverFunction(n *sitter.Node, parent string) {
+	if n.ChildCount() < 3 || n.Child(0).Kind() != "function" || n.Child(2).Kind() != "(" {
+		return
+	}
+	name := w.text(n.Child(1))
+	if !validName(name) {
+		return
+	}
+	open := int(n.Child(2).StartByte())
+	closeParen := matching(w.src, open, '(', ')')
+	if closeParen < 0 {
+		return
+	}
+	brace := closeParen + 1
+	for brace < len(w.src) && w.src[brace] != '{' && w.src[brace] != ';' {
+		brace++ // whitespace, or a return type
+	}
+	if brace >= len(w.src) || w.src[brace] != '{' {
+		return
+	}
+	end := matching(w.src, brace, '{', '}')
+	if end < 0 {
+		return
+	}
+	params := strings.Join(strings.Fields(string(w.src[open+1:closeParen])), " ")
+	props := map[string]string{"params": params, "recovered": "true"}
+	start := line(n.StartPosition())
+	w.addLines(n, fact.Function, name, w.qualify(name), parent, "function "+name+"("+params+")", props,
+		start, start+bytes.Count(w.src[n.StartByte():end], []byte("\n")))
+}
+
+// matching returns the offset of the bracket that closes the one at open,
+// skipping quoted strings and comments, or -1.
+func matching(src []byte, open int, o, c byte) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch ch := src[i]; {
+		case ch == '\'' || ch == '"':
+			for i++; i < len(src) && src[i] != ch; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '/' && i+1 < len(src) && src[i+1] == '/', ch == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case ch == '/' && i+1 < len(src) && src[i+1] == '*':
+			k := bytes.Index(src[i+2:], []byte("*/"))
+			if k < 0 {
+				return -1
+			}
+			i += k + 3
+		case ch == o:
+			depth++
+		case ch == c:
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func (w *walker) method(n *sitter.Node, classID, classQName string) {
