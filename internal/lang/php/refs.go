@@ -1306,13 +1306,22 @@ func (r *refWalker) ending(b *sitter.Node) ending {
 		last = k[len(k)-1]
 	}
 	switch last.Kind() {
-	case "return_statement", "continue_statement":
+	case "return_statement", "continue_statement", "exit_statement":
 		return leaves
 	case "break_statement":
 		return breaks
 	case "expression_statement":
-		if k := r.named(last); len(k) == 1 && k[0].Kind() == "throw_expression" {
+		k := r.named(last)
+		if len(k) != 1 {
+			break
+		}
+		if k[0].Kind() == "throw_expression" {
 			return leaves
+		}
+		if fn := k[0].ChildByFieldName("function"); k[0].Kind() == "function_call_expression" && fn != nil {
+			if l := fact.Lower(r.text(fn)); l == "exit" || l == "die" {
+				return leaves // die("…") parses as a call
+			}
 		}
 	}
 	return fallsThrough

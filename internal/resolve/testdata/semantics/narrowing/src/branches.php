@@ -138,3 +138,18 @@ function pick_case($t, $flag)
     }
     $v->run();
 }
+
+// exit and die leave as return does
+function guarded($x)
+{
+    $v = new Alpha();
+    if (!$x) {
+        $v = new Beta();
+        exit;
+    }
+    if ($x === 2) {
+        $v = new Beta();
+        die('stop');
+    }
+    $v->run();
+}
