@@ -906,6 +906,17 @@ func (r *refWalker) call(n *sitter.Node) {
 	}
 	if args != nil {
 		r.visit(args)
+		// `assert($v instanceof C);` leaves $v a C from here on
+		if isNameKind(fn.Kind()) && strings.EqualFold(strings.TrimPrefix(r.text(fn), `\`), "assert") {
+			if a := r.argValue(args, 0); a != nil {
+				narrowed := map[string]string{}
+				r.instanceofs(a, narrowed)
+				for v, d := range narrowed {
+					r.env[v] = d
+					r.touch(v)
+				}
+			}
+		}
 	}
 }
 

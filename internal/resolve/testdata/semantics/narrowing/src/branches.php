@@ -153,3 +153,10 @@ function guarded($x)
     }
     $v->run();
 }
+
+// assert($v instanceof C) narrows $v from there on
+function asserted($v)
+{
+    assert($v instanceof Beta);
+    $v->run();
+}
