@@ -355,8 +355,8 @@ func (e *evaluator) usePosition(p string, ln int, n fact.Node) (map[string]any, 
 	if col < 0 {
 		return nil, false
 	}
-	if col > 0 && strings.ContainsRune("'\"\\", rune(text[col-1])) {
-		return nil, false
+	if inString(text, col) {
+		return nil, false // a callback or hook name: servers answer no definition there
 	}
 	return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
 }
@@ -478,32 +478,35 @@ func (e *evaluator) aliasAt(st site, n fact.Node) string {
 // onlyInStrings tells whether name occurs on the line as a word and every
 // occurrence is inside a quoted string literal.
 func onlyInStrings(text, name string) bool {
-	lt, ln := strings.ToLower(text), strings.ToLower(name)
-	var quote byte
 	seen := false
-	for i := 0; i < len(lt); i++ {
-		c := lt[i]
-		switch {
-		case quote != 0 && c == '\\':
-			i++
-			continue
-		case quote != 0 && c == quote:
-			quote = 0
-			continue
-		case quote == 0 && (c == '\'' || c == '"'):
-			quote = c
-			continue
+	for off := 0; off < len(text); {
+		i := wordIndex(text[off:], name)
+		if i < 0 {
+			break
 		}
-		if strings.HasPrefix(lt[i:], ln) && (i == 0 || !wordByte(lt[i-1]) && lt[i-1] != '$') &&
-			(i+len(ln) >= len(lt) || !wordByte(lt[i+len(ln)])) {
-			if quote == 0 {
-				return false
-			}
-			seen = true
-			i += len(ln) - 1
+		if !inString(text, off+i) {
+			return false
 		}
+		seen, off = true, off+i+len(name)
 	}
 	return seen
+}
+
+// inString tells whether byte col of a line is inside a quoted string
+// literal that opens on that line.
+func inString(text string, col int) bool {
+	var quote byte
+	for i := 0; i < col && i < len(text); i++ {
+		switch c := text[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		}
+	}
+	return quote != 0
 }
 
 var declKeyword = map[string]bool{"class": true, "interface": true, "trait": true, "enum": true, "function": true, "const": true}

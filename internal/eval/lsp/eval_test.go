@@ -461,3 +461,18 @@ func TestOverrideFamily(t *testing.T) {
 		t.Errorf("family of D::m = %v, want %v", got, want)
 	}
 }
+
+// TestInString: a use inside a string literal (a hook name that contains the
+// method's name) is not a place to ask for a definition.
+func TestInString(t *testing.T) {
+	line := `$hooks->register('requests.before_redirect_check', array($this, 'before_redirect_check'));`
+	if i := strings.Index(line, "before_redirect_check"); !inString(line, i) {
+		t.Errorf("column %d of %q: not in a string", i, line)
+	}
+	if i := strings.Index(line, "register"); inString(line, i) {
+		t.Errorf("column %d of %q: in a string", i, line)
+	}
+	if i := strings.Index(`$a = "it\"s"; foo();`, "foo"); inString(`$a = "it\"s"; foo();`, i) {
+		t.Error("an escaped quote ended the string")
+	}
+}
