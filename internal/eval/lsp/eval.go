@@ -10,10 +10,11 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
-	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -251,13 +252,37 @@ func sampleNodes(ctx context.Context, st *graph.Store, n int, seed uint64) ([]fa
 		}
 		nodes = append(nodes, nd)
 	}
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	rng.Shuffle(len(nodes), func(i, j int) { nodes[i], nodes[j] = nodes[j], nodes[i] })
+	return bottomK(nodes, n, seed), nil
+}
+
+// bottomK returns the n nodes whose ids hash lowest under seed, ordered by
+// that hash. A node added to or removed from the index changes the sample
+// only if it is, or was, among them: two builds that differ in a few
+// declarations are measured on the same symbols.
+func bottomK(nodes []fact.Node, n int, seed uint64) []fact.Node {
+	key := func(id string) uint64 {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], seed)
+		h.Write(b[:])
+		h.Write([]byte(id))
+		return h.Sum64()
+	}
+	keys := make(map[string]uint64, len(nodes))
+	for _, nd := range nodes {
+		keys[nd.ID] = key(nd.ID)
+	}
+	sort.Slice(nodes, func(i, j int) bool {
+		a, b := keys[nodes[i].ID], keys[nodes[j].ID]
+		if a != b {
+			return a < b
+		}
+		return nodes[i].ID < nodes[j].ID
+	})
 	if len(nodes) > n {
 		nodes = nodes[:n]
 	}
-	return nodes, nil
+	return nodes
 }
 
 // namedNodes returns the declarations with the given qualified names, in

@@ -476,3 +476,38 @@ func TestInString(t *testing.T) {
 		t.Error("an escaped quote ended the string")
 	}
 }
+
+// TestSampleIsStable: the sample is the lowest hashes under the seed, so a
+// declaration added to the index leaves the rest of the sample as it was,
+// and another seed draws another sample.
+func TestSampleIsStable(t *testing.T) {
+	var nodes []fact.Node
+	for i := range 1000 {
+		nodes = append(nodes, fact.Node{ID: fmt.Sprintf("n%04d", i)})
+	}
+	ids := func(ns []fact.Node) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, n.ID)
+		}
+		return out
+	}
+	a := ids(bottomK(slices.Clone(nodes), 50, 1))
+	grown := append(slices.Clone(nodes), fact.Node{ID: "added"})
+	b := ids(bottomK(grown, 50, 1))
+	kept := 0
+	for _, id := range b {
+		if slices.Contains(a, id) {
+			kept++
+		}
+	}
+	if kept < 49 {
+		t.Errorf("adding one node kept %d of 50 sampled ids", kept)
+	}
+	if c := ids(bottomK(slices.Clone(nodes), 50, 2)); slices.Equal(a, c) {
+		t.Error("seeds 1 and 2 draw the same sample")
+	}
+	if len(a) != 50 || len(ids(bottomK(slices.Clone(nodes[:10]), 50, 1))) != 10 {
+		t.Error("sample sizes")
+	}
+}
