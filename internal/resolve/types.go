@@ -11,6 +11,16 @@ import (
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
+// declaredIn tells whether one of the property nodes ps belongs to class c.
+func (r *resolver) declaredIn(ps []int, c *classInfo) bool {
+	for _, p := range ps {
+		if r.nodes[p].Parent == r.nodes[c.idx].ID {
+			return true
+		}
+	}
+	return false
+}
+
 // maxTypes bounds a type set; a receiver with more alternatives is not proven.
 const maxTypes = 16
 
@@ -270,8 +280,19 @@ func (r *resolver) methodType(class, name string, depth int) []string {
 }
 
 func (r *resolver) propType(class, name string, depth int) []string {
-	var out []string
 	ps := r.lookupProp(class, name)
+	// a class's own @property tag narrows a property it inherits
+	// (`@property Dia $diagram` on DiaRelationSchema)
+	for _, c := range r.classes[class] {
+		d, ok := c.docProps[name]
+		if !ok || r.declaredIn(ps, c) {
+			continue
+		}
+		if t := r.eval(d, class, depth+1); len(t) > 0 {
+			return t
+		}
+	}
+	var out []string
 	for _, p := range ps {
 		if d, declared := r.propTypes[r.nodes[p].ID]; declared {
 			out = addTypes(out, r.eval(d, class, depth+1))
