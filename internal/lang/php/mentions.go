@@ -42,7 +42,7 @@ func (r *refWalker) docComment(n *sitter.Node) {
 		return
 	}
 	ln := line(n.StartPosition())
-	if strings.Contains(t, "@see") {
+	if strings.Contains(t, "@see") || strings.Contains(t, "@uses") {
 		r.docSees(t, ln)
 	}
 	if next := n.NextNamedSibling(); next != nil && ownsDoc(next.Kind()) {
@@ -57,15 +57,20 @@ func (r *refWalker) docComment(n *sitter.Node) {
 	}
 }
 
-// docSees emits the targets of `@see Target` tags: `Class`, `Class::method()`,
+// docSees emits the targets of `@see Target` and `@uses Target` tags: `Class`, `Class::method()`,
 // `Class::$prop`, `Class::CONST` and `function()`.
 func (r *refWalker) docSees(doc string, first int) {
 	for li, l := range strings.Split(doc, "\n") {
-		i := strings.Index(l, "@see ")
+		tag := "@see "
+		i := strings.Index(l, tag)
+		if i < 0 {
+			tag = "@uses " // phpDocumentor's @uses names what the element uses, as @see does
+			i = strings.Index(l, tag)
+		}
 		if i < 0 || i > 0 && l[i-1] == '{' {
 			continue // none, or an inline {@see} in prose
 		}
-		f := strings.Fields(l[i+5:])
+		f := strings.Fields(l[i+len(tag):])
 		if len(f) == 0 {
 			continue
 		}

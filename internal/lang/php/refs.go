@@ -552,6 +552,13 @@ func (r *refWalker) classLike(n *sitter.Node) {
 				}
 			case "method":
 				r.emit(fact.RefDocMethod, t.name, ln, r.docType(t.typ, true, emit), "")
+				// the classes its parameters are typed with are referenced
+				for _, a := range splitTop(t.args, ',') {
+					a, _, _ = strings.Cut(a, "=")
+					if f := strings.Fields(a); len(f) > 1 && !strings.ContainsAny(f[0], "$&.") {
+						r.docType(f[0], false, emit)
+					}
+				}
 			case "mixin":
 				if d := r.docType(t.typ, false, emit); d != "" {
 					r.emit(fact.RefMixin, strings.TrimPrefix(strings.Split(d, "|")[0], `\`), ln, "", "")

@@ -78,6 +78,7 @@ type docTag struct {
 	typ  string // the type text
 	name string // variable, property or method name without $; "" when absent
 	line int    // 0-based line of the tag inside the docblock
+	args string // @method: the parameter list between the parentheses
 }
 
 // docTags reads the typed tags of a docblock. It keeps the type and the name
@@ -123,7 +124,11 @@ func docTags(doc string) []docTag {
 			if k := strings.LastIndexAny(head, " \t"); k >= 0 {
 				typ, name = strings.TrimSpace(head[:k]), head[k+1:]
 			}
-			out = append(out, docTag{tag: "method", typ: typ, name: name, line: li})
+			args := ""
+			if c := strings.LastIndexByte(rest, ')'); c > open {
+				args = rest[open+1 : c]
+			}
+			out = append(out, docTag{tag: "method", typ: typ, name: name, line: li, args: args})
 			continue
 		}
 		typ, after := splitDocType(rest)
@@ -204,6 +209,27 @@ func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) strin
 	return strings.Join(alts, "|")
 }
 
+// shapeBases are the PHPDoc types written with a shape: `array{…}`.
+var shapeBases = map[string]bool{"array": true, "list": true, "object": true, "non-empty-array": true, "non-empty-list": true}
+
+// topIndex is the offset of the first c in s outside brackets, or -1.
+func topIndex(s string, c byte) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '{', '(', '[':
+			depth++
+		case '>', '}', ')', ']':
+			depth--
+		case c:
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // maxNesting bounds array-of-array types (`array<string, array<int, Foo>>`,
 // `Foo[][]`); deeper ones are left untyped.
 const maxNesting = 3
@@ -256,6 +282,17 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 			}
 		}
 		return out
+	}
+	if k := strings.IndexByte(a, '{'); k > 0 && strings.HasSuffix(a, "}") && shapeBases[fact.Lower(a[:k])] {
+		// `array{key: Foo, 1: Bar[]}`: the classes it names are referenced;
+		// the shape itself types nothing
+		for _, part := range splitTop(a[k+1:len(a)-1], ',') {
+			if kk := topIndex(part, ':'); kk >= 0 {
+				part = part[kk+1:]
+			}
+			r.docType(strings.TrimSpace(part), inReturn, emit)
+		}
+		return nil
 	}
 	if strings.ContainsAny(a, "{}()<>'\" :=-") && !strings.HasPrefix(a, "$") {
 		return nil

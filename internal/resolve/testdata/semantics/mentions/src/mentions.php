@@ -46,3 +46,20 @@ function current_widget()
     global $widget;
     return $widget;
 }
+
+/**
+ * @method static string createToken(\Men\Widget $user, int $ttl = 60)
+ * @method void reset(Widget ...$all)
+ */
+class Broker
+{
+    /**
+     * @psalm-return array{array<int, string>, string, Widget[]}
+     * @uses helper()
+     * @uses Widget
+     */
+    public function report(): array
+    {
+        return [];
+    }
+}
