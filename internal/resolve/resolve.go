@@ -187,24 +187,60 @@ func round3(f float64) float64 {
 }
 
 // edge appends an edge at the reference's use site.
-func (r *resolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64) {
+func (r *resolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64) *fact.Edge {
 	if from == "" || to == "" {
-		return
+		return nil
 	}
 	r.out.Edges = append(r.out.Edges, fact.Edge{
 		ID: fact.EdgeID(kind, from, to, ref.Path, ref.Line), Kind: kind, From: from, To: to,
 		Provenance: prov, Confidence: conf, EvidencePath: ref.Path, EvidenceLine: ref.Line,
 		Sources: []string{Source}, Props: map[string]string{"use": string(ref.Kind)},
 	})
+	return &r.out.Edges[len(r.out.Edges)-1]
 }
 
 // edgeProps is edge with one more property, how the edge was found.
 func (r *resolver) edgeProps(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64, key, value string) {
-	if from == "" || to == "" {
-		return
+	if e := r.edge(kind, from, to, ref, prov, conf); e != nil {
+		e.Props[key] = value
 	}
-	r.edge(kind, from, to, ref, prov, conf)
-	r.out.Edges[len(r.out.Edges)-1].Props[key] = value
+}
+
+// throughMixin tells whether method node t was found on none of the receiver
+// classes or their parents, traits and interfaces: only through a @mixin.
+func (r *resolver) throughMixin(classes []string, t int) bool {
+	owner, _, ok := strings.Cut(r.nodes[t].QName, "::")
+	if !ok {
+		return false
+	}
+	owner = fact.Lower(owner)
+	for _, c := range classes {
+		if r.inherits(c, owner, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// inherits tells whether class is target or has it among its parents, traits
+// and interfaces, transitively (@mixin classes excluded).
+func (r *resolver) inherits(class, target string, depth int) bool {
+	if class == target {
+		return true
+	}
+	if depth > maxDepth {
+		return false
+	}
+	for _, c := range r.classes[class] {
+		for _, list := range [][]string{c.parents, c.traits, c.ifaces} {
+			for _, p := range list {
+				if r.inherits(p, target, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // globalIn returns the name of the first global variable a receiver
@@ -449,10 +485,15 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 			via = "assigned ->" + p
 		}
 		for _, t := range targets {
+			e := r.edge(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
+			if e == nil {
+				continue
+			}
 			if via != "" {
-				r.edgeProps(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1, "receiver", via)
-			} else {
-				r.edge(fact.Calls, ref.From, r.nodes[t].ID, ref, fact.Stated, 1)
+				e.Props["receiver"] = via
+			}
+			if r.throughMixin(classes, t) {
+				e.Props["via"] = "@mixin" // delegated, as the class's @mixin tag says
 			}
 		}
 		return stated

@@ -78,6 +78,7 @@ type Score struct {
 	ExtraAssigned    int `json:"refs_extra_assigned"` // ragraf-only calls on an untyped property typed from its assignments
 	ExtraFamily      int `json:"refs_extra_family"`   // ragraf-only uses of another method of the override family
 	ExtraString      int `json:"refs_extra_string"`   // ragraf-only references by a name in a string (callbacks, function_exists)
+	ExtraMixin       int `json:"refs_extra_mixin"`    // ragraf-only calls found through a @mixin tag
 	MissingHeuristic int `json:"refs_missing_heuristic"`
 	// MissingString counts server-only sites where the name is written only
 	// inside string literals (a hook name, a container key): no use of the
@@ -94,7 +95,7 @@ type Score struct {
 	// out: calls on receivers the server does not type (global variables,
 	// untyped properties), uses through aliases, uses of other members of
 	// the override family (which servers list for some families only),
-	// names in strings that ragraf links.
+	// names in strings that ragraf links, calls through @mixin.
 	PrecisionExplained float64 `json:"precision_without_explained"`
 	// RecallCode is the recall over the server's sites that are code, the
 	// string-literal-only sites left out.
@@ -104,7 +105,7 @@ type Score struct {
 func (s *Score) finish() {
 	s.Precision, s.Recall, s.DefAgreeing = ratio(s.Agree, s.Ragraf), ratio(s.Agree, s.Server), ratio(s.DefAgree, s.DefAsked)
 	s.DefAnswered = ratio(s.DefAgree, s.DefAsked-s.DefSilent)
-	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias-s.ExtraAssigned-s.ExtraFamily-s.ExtraString)
+	s.PrecisionExplained = ratio(s.Agree, s.Ragraf-s.ExtraGlobal-s.ExtraAlias-s.ExtraAssigned-s.ExtraFamily-s.ExtraString-s.ExtraMixin)
 	s.RecallCode = ratio(s.Agree, s.Server-s.MissingString)
 }
 
@@ -224,6 +225,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.ExtraAssigned += s.ExtraAssigned
 		rep.Total.ExtraFamily += s.ExtraFamily
 		rep.Total.ExtraString += s.ExtraString
+		rep.Total.ExtraMixin += s.ExtraMixin
 		rep.Total.MissingHeuristic += s.MissingHeuristic
 		rep.Total.MissingString += s.MissingString
 	}
@@ -645,6 +647,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		}
 	}
 	via := map[site]string{}     // how the receiver was typed, when not locally
+	mixin := map[site]bool{}     // calls found only through a @mixin
 	own := map[site]bool{}       // sites of n itself, not of its family
 	heuristic := map[site]bool{} // sites where ragraf has only a derived edge
 	for i, u := range append(family, uses...) {
@@ -654,6 +657,9 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			own[st] = own[st] || i >= len(family)
 			if u.Receiver != "" {
 				via[st] = u.Receiver
+			}
+			if u.Via == "@mixin" {
+				mixin[st] = true
 			}
 		} else {
 			heuristic[st] = true
@@ -693,6 +699,9 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			case strings.HasPrefix(v, "assigned ->"):
 				s.ExtraAssigned++
 				d.Cause = "receiver is the property " + strings.TrimPrefix(v, "assigned ") + ", which declares no type; ragraf types it from what its class assigns to it, the server does not"
+			case mixin[st]:
+				s.ExtraMixin++
+				d.Cause = "found through the receiver class's @mixin tag; the server does not list calls through a mixin here"
 			case !own[st] && member[st] != "":
 				s.ExtraFamily++
 				m, _, _ := e.st.Node(ctx, member[st])
@@ -940,8 +949,8 @@ func (r *Report) Write(w io.Writer) {
 	}
 	row("total", &r.Total)
 	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d calls on untyped properties typed from their assignments (the server types none), "+
-		"%d uses of a class under another name (alias, self, static; the server lists none), %d uses of other methods of the override family, %d names in strings: precision without them %.4f\n",
-		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.ExtraString, r.Total.PrecisionExplained)
+		"%d uses of a class under another name (alias, self, static; the server lists none), %d uses of other methods of the override family, %d names in strings, %d calls through @mixin: precision without them %.4f\n",
+		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.ExtraString, r.Total.ExtraMixin, r.Total.PrecisionExplained)
 	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
 		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
 	sort.Slice(r.Disagreements, func(i, j int) bool {

@@ -289,6 +289,7 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 		"e.php": "<?php\nuse Db as Store;\n\nfunction make() { return new Store(); }\n",
 		"g.php": "<?php\nif (function_exists('guess')) { echo 1; }\n",
 		"h.php": "<?php\nclass Db2\n{\n    public static function make() { return new self(); }\n}\n",
+		"i.php": "<?php\nclass Inner { public function inner() {} }\n/** @mixin Inner */\nclass Outer {}\nfunction useit(Outer $db) { $db->inner(); }\n",
 		"f.php": "<?php\nclass Cache { public function put() {} }\nclass Base { public function m() {} }\n" +
 			"class Child extends Base { public function m() { parent::m(); } }\n" +
 			"class Holder { private $c; public function __construct() { $this->c = new Cache(); } public function go() { $this->c->put(); } }\n",
@@ -297,7 +298,7 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Symbols: []string{"Db::query", "Db", "guess", "Child::m", "Cache::put", "Db2"}})
+	rep, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Symbols: []string{"Db::query", "Db", "guess", "Child::m", "Cache::put", "Db2", "Inner::inner"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,8 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 	// call on the untyped property $c in f.php:5, unseen too; guess named
 	// by function_exists in g.php:2, a reference to ragraf only
 	// `new self()` in h.php:4 is Db2 under another name, ragraf's only
-	if s.Symbols != 6 || s.Ragraf != 9 || s.Server != 3 || s.Agree != 1 || s.ExtraGlobal != 1 || s.ExtraAlias != 2 ||
+	// `$db->inner()` in i.php:5 is found through Outer's @mixin, ragraf's only
+	if s.Symbols != 7 || s.Ragraf != 10 || s.ExtraMixin != 1 || s.Server != 3 || s.Agree != 1 || s.ExtraGlobal != 1 || s.ExtraAlias != 2 ||
 		s.ExtraFamily != 1 || s.ExtraAssigned != 1 || s.ExtraString != 1 || s.MissingHeuristic != 1 || s.MissingString != 1 {
 		t.Fatalf("refs: %+v", s)
 	}
@@ -346,6 +348,7 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 		"extra f.php:5":   "property ->c",
 		"extra g.php:2":   "string literal",
 		"extra h.php:4":   "self or static",
+		"extra i.php:5":   "@mixin",
 		"extra b.php:3":   "", // the @global tag names Db
 	}
 	for site, w := range want {

@@ -18,6 +18,7 @@ type Use struct {
 	Line       int
 	Use        string // the reference kind that produced it ("" for older edges)
 	Receiver   string // how the receiver was typed when it was not local ("global $x"), or ""
+	Via        string // "@mixin" when the method was found only through a class's @mixin tag
 }
 
 // UsesOf returns the edges of the given kinds that point at id, ordered by
@@ -43,6 +44,7 @@ func (s *Store) UsesOf(ctx context.Context, id string, kinds ...string) ([]Use, 
 		}
 		u.Use = propValue(props, "use")
 		u.Receiver = propValue(props, "receiver")
+		u.Via = propValue(props, "via")
 		out = append(out, u)
 	}
 	return out, rows.Err()
