@@ -214,18 +214,8 @@ var shapeBases = map[string]bool{"array": true, "list": true, "object": true, "n
 
 // topIndex is the offset of the first c in s outside brackets, or -1.
 func topIndex(s string, c byte) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '<', '{', '(', '[':
-			depth++
-		case '>', '}', ')', ']':
-			depth--
-		case c:
-			if depth == 0 {
-				return i
-			}
-		}
+	if first := splitTop(s, c)[0]; len(first) < len(s) {
+		return len(first)
 	}
 	return -1
 }
