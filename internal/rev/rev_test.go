@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -402,5 +403,54 @@ func TestDedup(t *testing.T) {
 	u := []fact.Unresolved{{ID: "y"}, {ID: "x", Reason: "first"}, {ID: "x", Reason: "second"}}
 	if got := dedupUnresolved(u); len(got) != 2 || got[0].Reason != "first" || got[1].ID != "y" {
 		t.Errorf("dedupUnresolved = %+v", got)
+	}
+}
+
+// TestNFR11_CanceledBuildLeavesNothing: a build canceled after extraction
+// returns the cancellation, leaves the current revision as it was and no
+// build files behind, and the next build succeeds; for a first build and for
+// a full build over a parent.
+func TestNFR11_CanceledBuildLeavesNothing(t *testing.T) {
+	root := writeProject(t, sampleProject)
+	cancelAt := func(full bool) error {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		_, err := Build(ctx, Options{Root: root, Config: config.Default(), Full: full, Hook: func(s string) {
+			if s == "extracted" {
+				cancel()
+			}
+		}})
+		return err
+	}
+	leftovers := func() []string {
+		entries, _ := os.ReadDir(Layout{Root: root}.Tmp())
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	if err := cancelAt(false); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first build canceled after extraction: err = %v, want context.Canceled", err)
+	}
+	if _, err := (Layout{Root: root}).CurrentRev(); err != ErrNotIndexed {
+		t.Fatalf("after a canceled first build: CurrentRev err = %v, want ErrNotIndexed", err)
+	}
+	if l := leftovers(); len(l) > 0 {
+		t.Errorf("canceled build left %v in tmp", l)
+	}
+	first := build(t, root, config.Default(), 0)
+	if err := cancelAt(true); !errors.Is(err, context.Canceled) {
+		t.Fatalf("full build canceled after extraction: err = %v, want context.Canceled", err)
+	}
+	if cur, err := (Layout{Root: root}).CurrentRev(); err != nil || cur != first.Rev {
+		t.Fatalf("after a canceled build CURRENT is %q (%v), want %s", cur, err, first.Rev)
+	}
+	if l := leftovers(); len(l) > 0 {
+		t.Errorf("canceled build left %v in tmp", l)
+	}
+	next := build(t, root, config.Default(), 0)
+	if next.Nodes != first.Nodes || next.Edges != first.Edges {
+		t.Errorf("build after the canceled one: %d nodes, %d edges; want %d, %d", next.Nodes, next.Edges, first.Nodes, first.Edges)
 	}
 }
