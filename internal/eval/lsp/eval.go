@@ -550,8 +550,36 @@ func (e *evaluator) declPosition(n fact.Node) (map[string]any, bool) {
 		if t := strings.TrimSpace(e.lineText(n.Path, ln)); strings.HasPrefix(t, "#[") {
 			continue
 		}
+		if n.Props["define"] == "true" {
+			if p, ok := e.definePosition(n.Path, ln, name); ok {
+				return p, true
+			}
+			continue
+		}
 		if p, ok := e.position(n.Path, ln, name); ok {
 			return p, true
+		}
+	}
+	return nil, false
+}
+
+// definePosition finds the constant name a define() call on the line
+// declares: in `if (!defined('X')) define('X', 1);` the first X is a check,
+// and a server asked there lists no references.
+func (e *evaluator) definePosition(p string, ln int, name string) (map[string]any, bool) {
+	text := e.lineText(p, ln)
+	for off := 0; off < len(text); {
+		i := wordIndex(text[off:], "define")
+		if i < 0 {
+			return nil, false
+		}
+		off += i + len("define")
+		if !strings.HasPrefix(strings.TrimLeft(text[off:], " \t"), "(") {
+			continue
+		}
+		if j := wordIndex(text[off:], name); j >= 0 {
+			col := off + j
+			return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
 		}
 	}
 	return nil, false

@@ -417,6 +417,35 @@ func TestUsePositionPicksTheUse(t *testing.T) {
 	}
 }
 
+// TestDeclPositionOfDefine: a constant declared by define() is asked at the
+// name define() is given, not at a defined() check before it on the line.
+func TestDeclPositionOfDefine(t *testing.T) {
+	e := &evaluator{files: map[string][]string{"a.php": {
+		`<?php`,
+		`if(!defined("FTP_AUTOASCII")) define("FTP_AUTOASCII", -1);`,
+		`define ('LIMIT', 10); // LIMIT`,
+		`const LIMIT2 = 1;`,
+	}}}
+	for _, c := range []struct {
+		n    fact.Node
+		want int // character, -1 for none
+	}{
+		{fact.Node{Kind: fact.Constant, Name: "FTP_AUTOASCII", Path: "a.php", StartLine: 2, EndLine: 2, Props: map[string]string{"define": "true"}}, 38},
+		{fact.Node{Kind: fact.Constant, Name: "LIMIT", Path: "a.php", StartLine: 3, EndLine: 3, Props: map[string]string{"define": "true"}}, 9},
+		{fact.Node{Kind: fact.Constant, Name: "LIMIT2", Path: "a.php", StartLine: 4, EndLine: 4}, 6},
+		{fact.Node{Kind: fact.Constant, Name: "LIMIT2", Path: "a.php", StartLine: 4, EndLine: 4, Props: map[string]string{"define": "true"}}, -1},
+	} {
+		pos, ok := e.declPosition(c.n)
+		got := -1
+		if ok {
+			got = pos["character"].(int)
+		}
+		if got != c.want {
+			t.Errorf("declPosition(%s) = %d, want %d", c.n.Name, got, c.want)
+		}
+	}
+}
+
 // TestBuiltinInterfaceFamily: methods implementing the same method of one of
 // PHP's own interfaces belong to one family, through parents too; a method of
 // the same name elsewhere does not.
