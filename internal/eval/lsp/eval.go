@@ -41,6 +41,10 @@ type Options struct {
 	Timeout time.Duration // longest wait for the server's indexing
 	Stderr  io.Writer     // server stderr
 	Config  json.RawMessage
+	// Family says which methods' uses count as a method's references:
+	// "component" (its whole override component, siblings included) or
+	// "chain" (what it overrides and what overrides it, transitively).
+	Family string
 }
 
 // SetDefaults fills zero fields.
@@ -53,6 +57,9 @@ func (o *Options) SetDefaults() {
 	}
 	if o.Stderr == nil {
 		o.Stderr = io.Discard
+	}
+	if o.Family == "" {
+		o.Family = "component"
 	}
 	if o.Config == nil {
 		// intelephense: index big generated files too, as ragraf does
@@ -153,6 +160,9 @@ type site struct {
 // Run evaluates the corpus against the server.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	opts.SetDefaults()
+	if opts.Family != "component" && opts.Family != "chain" {
+		return nil, fmt.Errorf("--family %q: want component or chain", opts.Family)
+	}
 	root, err := filepath.Abs(opts.Corpus)
 	if err != nil {
 		return nil, err
@@ -198,7 +208,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := c.WaitIndexed(ctx, opts.Timeout, 2*time.Second); err != nil {
 		return nil, err
 	}
-	e := &evaluator{c: c, root: root, st: st, files: map[string][]string{}, opened: map[string]bool{}}
+	e := &evaluator{c: c, root: root, st: st, files: map[string][]string{}, opened: map[string]bool{}, chain: opts.Family == "chain"}
 	rep := &Report{Server: opts.Server, Corpus: root, Revision: name, Seed: opts.Seed, ByKind: map[string]*Score{}}
 	for _, n := range sample {
 		kind := kindOf(n.Kind)
@@ -317,6 +327,7 @@ type evaluator struct {
 	files  map[string][]string
 	opened map[string]bool
 	ifaces map[string][]string // class node id -> built-in interfaces it implements
+	chain  bool                // Options.Family is "chain"
 }
 
 func (e *evaluator) lines(p string) []string {
@@ -910,18 +921,29 @@ func (e *evaluator) builtinIfaces(ctx context.Context, id string, depth int) ([]
 // docs/accuracy.md compares it with families without siblings.
 func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 	seen := map[string]bool{id: true}
-	queue := []string{id}
+	type step struct {
+		id       string
+		up, down bool // directions still open from here
+	}
+	queue := []step{{id, true, true}}
+	chain := e.chain
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
-		up, down, err := e.st.Overrides(ctx, cur)
+		up, down, err := e.st.Overrides(ctx, cur.id)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range append(up, down...) {
-			if !seen[n] {
+		for _, n := range up {
+			if cur.up && !seen[n] {
 				seen[n] = true
-				queue = append(queue, n)
+				queue = append(queue, step{n, true, !chain})
+			}
+		}
+		for _, n := range down {
+			if cur.down && !seen[n] {
+				seen[n] = true
+				queue = append(queue, step{n, !chain, true})
 			}
 		}
 	}

@@ -475,6 +475,7 @@ func TestBuiltinInterfaceFamily(t *testing.T) {
 // TestOverrideFamily: a method's family is its component in the overrides
 // graph: what it implements, what overrides it, and the siblings joined
 // through them; a method of the same name outside the hierarchy is not in it.
+// With --family chain it is what the method overrides and what overrides it.
 func TestOverrideFamily(t *testing.T) {
 	root := buildProject(t, map[string]string{"a.php": "<?php\nnamespace App;\n\ninterface I { public function m(); }\n" +
 		"class B implements I { public function m() {} }\nclass C implements I { public function m() {} }\n" +
@@ -491,6 +492,30 @@ func TestOverrideFamily(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("family of D::m = %v, want %v", got, want)
+	}
+	// the chain: what D::m overrides and what overrides it, not the sibling C::m
+	e = &evaluator{st: st, chain: true}
+	for _, c := range []struct {
+		of   string
+		want []string
+	}{
+		{`App\D::m`, []string{`App\I::m`, `App\B::m`, `App\D::m`}},
+		{`App\B::m`, []string{`App\I::m`, `App\B::m`, `App\D::m`}},
+		{`App\I::m`, []string{`App\I::m`, `App\B::m`, `App\C::m`, `App\D::m`}},
+		{`App\E::m`, []string{`App\E::m`}},
+	} {
+		got, err := e.family(ctx, id(c.of))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, q := range c.want {
+			want = append(want, id(q))
+		}
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("chain of %s = %v, want %v", c.of, got, want)
+		}
 	}
 }
 
