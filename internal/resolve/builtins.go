@@ -8,6 +8,8 @@ package resolve
 
 import (
 	_ "embed"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,8 +20,9 @@ import (
 var builtinsTxt string
 
 type builtinSet struct {
-	funcs, classes map[string]bool // lower-cased names
-	consts         map[string]bool // as written (constants are case-sensitive)
+	funcs, classes map[string]bool   // lower-cased names
+	classNames     map[string]string // lower-cased class name -> as PHP writes it
+	consts         map[string]bool   // as written (constants are case-sensitive)
 	// methods maps "class::method" (lower-cased) of every method of a
 	// built-in class, inherited ones included, to its return descriptor
 	// ("" when it returns no object)
@@ -28,7 +31,7 @@ type builtinSet struct {
 }
 
 var builtins = sync.OnceValue(func() *builtinSet {
-	b := &builtinSet{funcs: map[string]bool{}, classes: map[string]bool{}, consts: map[string]bool{},
+	b := &builtinSet{funcs: map[string]bool{}, classes: map[string]bool{}, classNames: map[string]string{}, consts: map[string]bool{},
 		methods: map[string]string{}, returns: map[string]string{}}
 	for _, ln := range strings.Split(builtinsTxt, "\n") {
 		kind, name, ok := strings.Cut(ln, " ")
@@ -40,6 +43,7 @@ var builtins = sync.OnceValue(func() *builtinSet {
 			b.funcs[fact.Lower(name)] = true
 		case "c":
 			b.classes[fact.Lower(name)] = true
+			b.classNames[fact.Lower(name)] = name
 		case "k":
 			b.consts[name] = true
 		case "m":
@@ -80,6 +84,64 @@ func (r *resolver) builtinMethod(class, name string, depth int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// builtinImplementors maps each of PHP's classes and interfaces that project
+// classes inherit from (lower-cased) to those classes, sorted: a class is
+// listed under every built-in type among its ancestors.
+func (r *resolver) builtinImplementors() map[string][]string {
+	memo := map[string][]string{}
+	var ancestors func(class string, depth int) []string
+	ancestors = func(class string, depth int) []string {
+		if v, ok := memo[class]; ok || depth > maxDepth {
+			return v
+		}
+		memo[class] = nil // cycle guard
+		var out []string
+		for _, c := range r.classes[class] {
+			for _, list := range [][]string{c.parents, c.ifaces} {
+				for _, p := range list {
+					if r.classes[p] == nil {
+						if builtins().classes[p] {
+							out = append(out, p)
+						}
+						continue
+					}
+					out = append(out, ancestors(p, depth+1)...)
+				}
+			}
+		}
+		slices.Sort(out)
+		out = slices.Compact(out)
+		memo[class] = out
+		return out
+	}
+	names := slices.Sorted(maps.Keys(r.classes))
+	impl := map[string][]string{}
+	for _, c := range names {
+		for _, b := range ancestors(c, 0) {
+			impl[b] = append(impl[b], c)
+		}
+	}
+	return impl
+}
+
+// builtinName is how PHP writes one of its classes, given in lower case.
+func (r *resolver) builtinName(lower string) string {
+	if n := builtins().classNames[lower]; n != "" {
+		return n
+	}
+	return lower
+}
+
+// abstract tells whether method node t has no body: declared abstract or in
+// an interface.
+func (r *resolver) abstract(t int) bool {
+	if r.nodes[t].Props["abstract"] == "true" {
+		return true
+	}
+	p, ok := r.byID[r.nodes[t].Parent]
+	return ok && r.nodes[p].Kind == fact.Interface
 }
 
 // BuiltinDeclares reports whether PHP's own class or interface class (any

@@ -44,6 +44,7 @@ type resolver struct {
 	assigned      map[string][]string // undeclared property id -> the descriptors its class's methods assign
 	evalMemo      map[string][]string
 	lookMemo      map[string][]int
+	implementors  map[string][]string // built-in class or interface -> project classes inheriting from it
 	out           Output
 }
 

@@ -81,6 +81,7 @@ func Resolve(ctx context.Context, in Input) (Output, error) {
 	r := newResolver(in.Nodes)
 	r.declare(in.Refs)
 	r.hierarchyEdges()
+	r.implementors = r.builtinImplementors()
 	// The per-reference loop only reads the index built above and writes
 	// memos and output, so it runs on every core, each worker with its own
 	// memos and output over a contiguous share of the references; the outputs
@@ -302,8 +303,15 @@ const (
 	pNamed  = 0.9  // callback naming its function, or its method with a typed receiver
 	pMagic  = 0.7  // a typed receiver without the method: its class's __call or __callStatic
 	pGlobal = 0.95 // a global variable typed by what the project assigns to it (docs/accuracy.md)
+	// a receiver typed by one of PHP's interfaces or classes: the project
+	// classes that implement the method (docs/accuracy.md)
+	pImplements = 0.8
 	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
 	maxCandidates = 8
+	// maxImplementations bounds the implementations of a method of PHP's
+	// own types a call may reach: they are exact, not matched by name, so
+	// the bound is wider; past it the call is external.
+	maxImplementations = 32
 )
 
 func (r *resolver) resolve(ref *fact.Ref) outcome {
@@ -431,14 +439,14 @@ func (r *resolver) constant(ref *fact.Ref) outcome {
 
 // receiver evaluates a reference's receiver and sorts the classes into
 // project classes and the rest.
-func (r *resolver) receiver(ref *fact.Ref) (project []string, builtin, missing bool) {
+func (r *resolver) receiver(ref *fact.Ref) (project, builtin []string, missing bool) {
 	for _, c := range r.eval(ref.Recv, "", 0) {
 		switch {
 		case len(c) > 2 && c[len(c)-2:] == "[]":
 		case r.classes[c] != nil:
 			project = append(project, c)
 		case builtins().classes[c]:
-			builtin = true
+			builtin = append(builtin, c)
 		default:
 			missing = true
 		}
@@ -507,9 +515,12 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 		}
 	}
 	switch {
-	case builtin && !missing:
-		return external
-	case len(classes) == 0 && !builtin && !missing:
+	case len(builtin) > 0 && !missing:
+		if len(classes) == 0 && ref.Kind == fact.RefMethodCall && !strings.HasPrefix(ref.Name, "__") {
+			return r.implementedCall(ref, builtin)
+		}
+		return external // static calls (parent::__construct()) bind to PHP's own method
+	case len(classes) == 0 && len(builtin) == 0 && !missing:
 		return r.byName(ref, fact.Lower(ref.Name), pByName, "receiver type unknown")
 	case len(classes) == 0:
 		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
@@ -545,6 +556,45 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 		}
 	}
 	return r.unresolvedRef(ref, ref.Name, "method not found on "+owner)
+}
+
+// implementedCall resolves an instance method call (`->`, never a magic
+// method) on a receiver typed only by PHP's own
+// classes and interfaces (`$v->jsonSerialize()` after `$v instanceof
+// JsonSerializable`). When PHP declares the method there, the call runs the
+// implementation of whatever object the receiver holds: one of the project's
+// classes that inherit from that type and implement the method, or a class
+// the project does not hold. The project's implementations are candidates,
+// at most maxImplementations of them; the call stays external otherwise.
+func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
+	name := fact.Lower(ref.Name)
+	var targets []int
+	var via []string
+	for _, b := range builtin {
+		if _, ok := builtins().methods[b+"::"+name]; !ok {
+			continue
+		}
+		found := false
+		for _, c := range r.implementors[b] {
+			for _, t := range r.lookupMethod(c, name) {
+				if r.nodes[t].Kind == fact.Method && !r.abstract(t) {
+					targets, found = append(targets, t), true
+				}
+			}
+		}
+		if found {
+			via = append(via, r.builtinName(b))
+		}
+	}
+	targets = dedupInts(targets)
+	if len(targets) == 0 || len(targets) > maxImplementations {
+		return external
+	}
+	conf := heuristicConfidence(pImplements, len(targets))
+	for _, t := range targets {
+		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "implements", strings.Join(via, "|"))
+	}
+	return derived
 }
 
 // foreignAncestor returns the name of a parent or used trait of class, or of
@@ -612,7 +662,7 @@ func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, 
 		}
 	}
 	switch {
-	case builtin && !missing:
+	case len(builtin) > 0 && !missing:
 		return external
 	case len(classes) == 0 && !missing:
 		return r.unresolvedRef(ref, ref.Name, "receiver type unknown")
@@ -655,7 +705,7 @@ func (r *resolver) dynamicCall(ref *fact.Ref) outcome {
 		}
 		return derived
 	}
-	if builtin {
+	if len(builtin) > 0 {
 		return external
 	}
 	return r.byName(ref, fact.Lower(ref.Name), pByName, "callback receiver unknown")
