@@ -1120,10 +1120,11 @@ func (r *refWalker) touch(name string) {
 	}
 }
 
-// inlineVar applies `/** @var Foo $x */` inside a body.
+// inlineVar applies `/** @var Foo $x */` (or @psalm-var, @phpstan-var) inside
+// a body.
 func (r *refWalker) inlineVar(n *sitter.Node) {
 	t := r.text(n)
-	if !strings.HasPrefix(t, "/**") || !strings.Contains(t, "@var") {
+	if !strings.HasPrefix(t, "/**") || !strings.Contains(t, "var") { // @var, @psalm-var, @phpstan-var
 		return
 	}
 	ln := line(n.StartPosition())

@@ -259,6 +259,11 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 	if k := strings.IndexByte(a, '<'); k > 0 && strings.HasSuffix(a, ">") {
 		base := a[:k]
 		args := splitTop(a[k+1:len(a)-1], ',')
+		if fact.Lower(base) == "class-string" && len(args) == 1 {
+			// the name of T or of a subclass: `$class::create()` and
+			// `$class::NAME` reach T's members, as on a T
+			return r.docAlt(strings.TrimSpace(args[0]), inReturn, emit)
+		}
 		var out []string
 		if !builtinTypes[fact.Lower(base)] {
 			out = append(out, r.docAlt(base, inReturn, emit)...)
