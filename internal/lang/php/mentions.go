@@ -67,8 +67,8 @@ func (r *refWalker) docSees(doc string, first int) {
 			tag = "@uses " // phpDocumentor's @uses names what the element uses, as @see does
 			i = strings.Index(l, tag)
 		}
-		if i < 0 || i > 0 && l[i-1] == '{' {
-			continue // none, or an inline {@see} in prose
+		if i < 0 || strings.Trim(l[:i], " \t*/") != "" {
+			continue // none, or a mention in prose (`… see {@see Foo}`, `provided. @see foo().`), not a tag
 		}
 		f := strings.Fields(l[i+len(tag):])
 		if len(f) == 0 {

@@ -9,6 +9,8 @@ class Widget
     public $title;
 
     /**
+     * Renders the widget; in prose, @see helper() is no tag.
+     *
      * @see Widget::render()
      * @see helper()
      * @see https://example.org/docs
