@@ -52,7 +52,7 @@ func (r *refWalker) docComment(n *sitter.Node) {
 		switch tag.tag {
 		case "param", "return", "global", "throws", "shape": // @var: inlineVar
 			l := ln + tag.line
-			r.docType(tag.typ, tag.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, l, "", "") })
+			r.docType(tag.typ, tag.tag == "return", r.docRefs(l))
 		}
 	}
 }

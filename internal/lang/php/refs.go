@@ -542,7 +542,7 @@ func (r *refWalker) classLike(n *sitter.Node) {
 	if doc, dl := r.docBefore(n); doc != "" {
 		ln := line(n.StartPosition())
 		for _, t := range docTags(doc) {
-			emit := func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") }
+			emit := r.docRefs(dl+t.line)
 			switch t.tag {
 			case "shape":
 				r.docType(t.typ, false, emit)
@@ -612,11 +612,11 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 	if doc, dl := r.docBefore(m); doc != "" {
 		for _, t := range docTags(doc) {
 			if t.tag == "shape" {
-				r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
+				r.docType(t.typ, false, r.docRefs(dl+t.line))
 			}
 			if t.tag == "var" {
 				declared = true
-				dd := r.docType(t.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
+				dd := r.docType(t.typ, false, r.docRefs(dl+t.line))
 				d = union(d, dd)
 			}
 		}
@@ -732,7 +732,7 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 	docParams := map[string]string{}
 	if doc, dl := r.docBefore(n); doc != "" {
 		for _, t := range docTags(doc) {
-			d := r.docType(t.typ, t.tag == "return", func(cfq string) { r.emit(fact.RefDocType, cfq, dl+t.line, "", "") })
+			d := r.docType(t.typ, t.tag == "return", r.docRefs(dl+t.line))
 			switch t.tag {
 			case "return":
 				docRet = d
@@ -1131,12 +1131,12 @@ func (r *refWalker) inlineVar(n *sitter.Node) {
 	end := endLine(n)
 	for _, tag := range docTags(t) {
 		if tag.tag == "shape" {
-			r.docType(tag.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln+tag.line, "", "") })
+			r.docType(tag.typ, false, r.docRefs(ln+tag.line))
 		}
 		if tag.tag != "var" {
 			continue
 		}
-		d := r.docType(tag.typ, false, func(cfq string) { r.emit(fact.RefDocType, cfq, ln+tag.line, "", "") })
+		d := r.docType(tag.typ, false, r.docRefs(ln+tag.line))
 		name := tag.name
 		if name == "" {
 			// `/** @var Foo */ $x = …`: the next statement's assigned variable

@@ -198,7 +198,8 @@ func splitTop(s string, sep byte) []string {
 }
 
 // docType converts a PHPDoc type to a descriptor; classes it names are passed
-// to emit. Generic containers contribute themselves and `Elem[]`.
+// to emit, and class constants as `Class::NAME` (docRefs). Generic containers
+// contribute themselves and `Elem[]`.
 func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) string {
 	var alts []string
 	for _, a := range splitTop(strings.TrimSpace(t), '|') {
@@ -207,6 +208,19 @@ func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) strin
 		}
 	}
 	return strings.Join(alts, "|")
+}
+
+// docRefs returns the emit function of docType for a tag at line ln: a
+// docType reference to each class, a class constant reference to each
+// `Class::NAME`.
+func (r *refWalker) docRefs(ln int) func(string) {
+	return func(fq string) {
+		if cls, name, ok := strings.Cut(fq, "::"); ok {
+			r.emit(fact.RefClassConst, name, ln, `\`+cls, "")
+			return
+		}
+		r.emit(fact.RefDocType, fq, ln, "", "")
+	}
 }
 
 // shapeBases are the PHPDoc types written with a shape: `array{…}`.
@@ -286,6 +300,14 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 				part = part[kk+1:]
 			}
 			r.docType(strings.TrimSpace(part), inReturn, emit)
+		}
+		return nil
+	}
+	if cls, name, ok := strings.Cut(a, "::"); ok && validName(cls) && validName(name) && !builtinTypes[fact.Lower(cls)] {
+		// `Foo::BAR` (a literal type): the constant's value, no object
+		if fq := r.sc.class(cls); emit != nil {
+			emit(fq)
+			emit(fq + "::" + name)
 		}
 		return nil
 	}

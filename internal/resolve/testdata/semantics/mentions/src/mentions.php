@@ -65,3 +65,13 @@ class Broker
         return [];
     }
 }
+
+/**
+ * Class constants as literal types name the constants.
+ *
+ * @psalm-param Widget::LIMIT|Widget::MISSING|Widget::L* $limit
+ */
+function limited(int $limit): int
+{
+    return $limit;
+}
