@@ -542,7 +542,7 @@ func (r *refWalker) classLike(n *sitter.Node) {
 	if doc, dl := r.docBefore(n); doc != "" {
 		ln := line(n.StartPosition())
 		for _, t := range docTags(doc) {
-			emit := r.docRefs(dl+t.line)
+			emit := r.docRefs(dl + t.line)
 			switch t.tag {
 			case "shape":
 				r.docType(t.typ, false, emit)
