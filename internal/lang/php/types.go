@@ -303,9 +303,15 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 		}
 		return nil
 	}
-	if cls, name, ok := strings.Cut(a, "::"); ok && validName(cls) && validName(name) && !builtinTypes[fact.Lower(cls)] {
+	if cls, name, ok := strings.Cut(a, "::"); ok && validName(cls) && validName(name) {
 		// `Foo::BAR` (a literal type): the constant's value, no object
-		if fq := r.sc.class(cls); emit != nil {
+		switch l := fact.Lower(cls); {
+		case l == "self" || l == "static":
+			if r.cls != nil && r.cls.fq != "" && !r.cls.trait && emit != nil {
+				emit(r.cls.fq + "::" + name)
+			}
+		case !builtinTypes[l] && emit != nil:
+			fq := r.sc.class(cls)
 			emit(fq)
 			emit(fq + "::" + name)
 		}

@@ -64,6 +64,14 @@ class Broker
     {
         return [];
     }
+
+    const MODE_A = 1;
+
+    /** @param self::MODE_A|static::MODE_* $mode */
+    public function mode(int $mode): int
+    {
+        return $mode;
+    }
 }
 
 /**
