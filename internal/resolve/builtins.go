@@ -156,3 +156,9 @@ func BuiltinDeclares(class, name string) bool {
 func IsBuiltinClass(name string) bool {
 	return builtins().classes[fact.Lower(strings.TrimPrefix(name, `\`))]
 }
+
+// IsBuiltinConstant reports whether PHP itself declares the global constant
+// name (case-sensitive, without a leading backslash).
+func IsBuiltinConstant(name string) bool {
+	return builtins().consts[strings.TrimPrefix(name, `\`)]
+}

@@ -255,3 +255,13 @@ func TestFT3_CallsOnBuiltinReceiversAreExternal(t *testing.T) {
 }
 
 var externalMark = regexp.MustCompile(`// external(?: (\d+))?`)
+
+// TestIsBuiltinConstant: PHP's constants are known with their case, the
+// project's are not PHP's.
+func TestIsBuiltinConstant(t *testing.T) {
+	for name, want := range map[string]bool{"PHP_EOL": true, `\E_ALL`: true, "php_eol": false, "WP_DEBUG": false, "SODIUM_CRYPTO_SIGN_PUBLICKEYBYTES": true} {
+		if got := IsBuiltinConstant(name); got != want {
+			t.Errorf("IsBuiltinConstant(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -514,20 +514,33 @@ func (e *evaluator) aliasAt(st site, n fact.Node) string {
 }
 
 // onlyInStrings tells whether name occurs on the line as a word and every
-// occurrence is inside a quoted string literal.
-func onlyInStrings(text, name string) bool {
+// occurrence is inside a quoted string literal. For a function or a global
+// constant (member false), a name after `->` or `::` is a member of that
+// name, neither a use nor a string.
+func onlyInStrings(text, name string, member bool) bool {
 	seen := false
 	for off := 0; off < len(text); {
 		i := wordIndex(text[off:], name)
 		if i < 0 {
 			break
 		}
-		if !inString(text, off+i) {
+		at := off + i
+		off = at + len(name)
+		if !member && at >= 2 && (text[at-2:at] == "->" || text[at-2:at] == "::") {
+			continue // `$this->app` is no use of the function app()
+		}
+		if !inString(text, at) {
 			return false
 		}
-		seen, off = true, off+i+len(name)
+		seen = true
 	}
 	return seen
+}
+
+// isMember tells whether n belongs to a class: method, property or class
+// constant.
+func isMember(n fact.Node) bool {
+	return n.Kind == fact.Method || n.Kind == fact.Property || strings.Contains(n.QName, "::")
 }
 
 // inString tells whether byte col of a line is inside a quoted string
@@ -753,7 +766,11 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			} else if d.Cause == "" && n.Kind.IsType() && wordIndex(line, n.Name) < 0 && (wordIndex(line, "self") >= 0 || wordIndex(line, "static") >= 0) {
 				s.ExtraAlias++
 				d.Cause = "written as self or static inside the class; the server does not list these"
-			} else if d.Cause == "" && onlyInStrings(e.lineText(st.path, st.line), n.Name) {
+			} else if d.Cause == "" && n.Kind == fact.Constant && strings.HasPrefix(strings.TrimLeft(strings.TrimSpace(line), "/"), "*") &&
+				(strings.Contains(line, "self::"+n.Name) || strings.Contains(line, "static::"+n.Name)) {
+				s.ExtraAlias++
+				d.Cause = "written as self::" + n.Name + " in a PHPDoc type; the server does not list class constants named through self there"
+			} else if d.Cause == "" && onlyInStrings(e.lineText(st.path, st.line), n.Name, isMember(n)) {
 				s.ExtraString++
 				d.Cause = "named in a string literal (a callback, or a function_exists/is_callable check), which ragraf links as a reference"
 			}
@@ -767,9 +784,11 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			if heuristic[st] {
 				s.MissingHeuristic++
 				d.Cause = "ragraf has a heuristic edge here, not a proven one"
-			} else if onlyInStrings(e.lineText(st.path, st.line), n.Name) {
+			} else if onlyInStrings(e.lineText(st.path, st.line), n.Name, isMember(n)) {
 				s.MissingString++
 				d.Cause = "the name is only inside a string literal on this line (a hook name or a container key), not a use of the " + kind
+			} else if n.Kind == fact.Constant && !isMember(n) && resolve.IsBuiltinConstant(n.Name) {
+				d.Cause = "PHP declares this constant too; ragraf links its uses to PHP's, since the project's define() runs only where PHP lacks it"
 			}
 			rep.Disagreements = append(rep.Disagreements, d)
 		}

@@ -288,7 +288,8 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 		"d.php": "<?php\nfunction hook() { return apply_filters('guess', 1); }\n",
 		"e.php": "<?php\nuse Db as Store;\n\nfunction make() { return new Store(); }\n",
 		"g.php": "<?php\nif (function_exists('guess')) { echo 1; }\n",
-		"h.php": "<?php\nclass Db2\n{\n    public static function make() { return new self(); }\n}\n",
+		"h.php": "<?php\nclass Db2\n{\n    public static function make() { return new self(); }\n    const LIMIT = 1;\n" +
+			"    /** @param self::LIMIT $x */\n    public static function lim($x) { return $x; }\n}\n",
 		"i.php": "<?php\nclass Inner { public function inner() {} }\n/** @mixin Inner */\nclass Outer {}\nfunction useit(Outer $db) { $db->inner(); }\n",
 		"f.php": "<?php\nclass Cache { public function put() {} }\nclass Base { public function m() {} }\n" +
 			"class Child extends Base { public function m() { parent::m(); } }\n" +
@@ -298,7 +299,7 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Symbols: []string{"Db::query", "Db", "guess", "Child::m", "Cache::put", "Db2", "Inner::inner"}})
+	rep, err := Run(context.Background(), Options{Server: fakeServerEnv + "=1 " + exe, Corpus: root, Symbols: []string{"Db::query", "Db", "guess", "Child::m", "Cache::put", "Db2", "Inner::inner", "Db2::LIMIT"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,8 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 	// by function_exists in g.php:2, a reference to ragraf only
 	// `new self()` in h.php:4 is Db2 under another name, ragraf's only
 	// `$db->inner()` in i.php:5 is found through Outer's @mixin, ragraf's only
-	if s.Symbols != 7 || s.Ragraf != 10 || s.ExtraMixin != 1 || s.Server != 3 || s.Agree != 1 || s.ExtraGlobal != 1 || s.ExtraAlias != 2 ||
+	// `self::LIMIT` in h.php:6, a PHPDoc type, is Db2::LIMIT, ragraf's only
+	if s.Symbols != 8 || s.Ragraf != 11 || s.ExtraMixin != 1 || s.Server != 3 || s.Agree != 1 || s.ExtraGlobal != 1 || s.ExtraAlias != 3 ||
 		s.ExtraFamily != 1 || s.ExtraAssigned != 1 || s.ExtraString != 1 || s.MissingHeuristic != 1 || s.MissingString != 1 {
 		t.Fatalf("refs: %+v", s)
 	}
@@ -348,6 +350,7 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 		"extra f.php:5":   "property ->c",
 		"extra g.php:2":   "string literal",
 		"extra h.php:4":   "self or static",
+		"extra h.php:6":   "self::LIMIT in a PHPDoc type",
 		"extra i.php:5":   "@mixin",
 		"extra b.php:3":   "", // the @global tag names Db
 	}
@@ -515,6 +518,30 @@ func TestOverrideFamily(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("chain of %s = %v, want %v", c.of, got, want)
+		}
+	}
+}
+
+// TestOnlyInStrings: a name counts as only in strings when every occurrence
+// as a word is inside a string literal; for a function, a member of the same
+// name (`$this->app`) is neither.
+func TestOnlyInStrings(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		member     bool
+		want       bool
+	}{
+		{`$app->make('config');`, "config", false, true},
+		{`$config = config('app');`, "config", false, false},
+		{`$config = $this->app->make('config')->get('app');`, "app", false, true},
+		{`$this->app->make('config');`, "app", false, false},
+		{`$this->app->make('config');`, "app", true, false},
+		{`array( $this, 'render' )`, "render", true, true},
+		{`$this->render();`, "render", true, false},
+		{`return 1;`, "render", false, false},
+	} {
+		if got := onlyInStrings(c.text, c.name, c.member); got != c.want {
+			t.Errorf("onlyInStrings(%q, %q, member %v) = %v, want %v", c.text, c.name, c.member, got, c.want)
 		}
 	}
 }
