@@ -54,6 +54,7 @@ type refWalker struct {
 	callbacks map[uint]bool
 	inFunc    bool            // walking a function, method or closure body
 	globals   map[string]bool // variables the current function declares global
+	dry       bool            // walking a loop body only to learn what it assigns (loop)
 	nodes     []fact.Node
 }
 
@@ -307,9 +308,11 @@ func (r *refWalker) visit(n *sitter.Node) {
 	case "try_statement":
 		r.tryStmt(n)
 	case "foreach_statement":
-		r.loop(func() { r.foreach(n) })
-	case "while_statement", "do_statement", "for_statement":
-		r.loop(func() { r.children(n) })
+		r.loop(func() { r.foreach(n) }, true)
+	case "while_statement", "for_statement":
+		r.loop(func() { r.children(n) }, true)
+	case "do_statement":
+		r.loop(func() { r.children(n) }, false)
 	case "comment":
 		r.docComment(n)
 		r.inlineVar(n)
@@ -1289,7 +1292,7 @@ func (r *refWalker) switchStmt(n *sitter.Node) {
 	if !hasDefault {
 		none = maps.Clone(r.env)
 	}
-	r.loop(func() { r.merge(runs, none) }) // a break leaves the switch
+	r.switchBlock(func() { r.merge(runs, none) }) // a break leaves the switch
 }
 
 // ending is how a branch ends: by running out, by leaving what holds it
@@ -1378,9 +1381,9 @@ func (r *refWalker) merge(runs []func() ending, none map[string]string) {
 	r.env = meet(before, outs)
 }
 
-// loop visits a loop (or a switch) and then meets the variables of the
-// paths that left it by break with those of the path that ran out.
-func (r *refWalker) loop(visit func()) {
+// switchBlock visits a switch and then meets the variables of the paths
+// that left it by break with those of the path that ran out.
+func (r *refWalker) switchBlock(visit func()) {
 	before, prev := maps.Clone(r.env), r.breaks
 	var got []flow
 	r.breaks = &got
@@ -1389,6 +1392,62 @@ func (r *refWalker) loop(visit func()) {
 	if len(got) > 0 {
 		r.env = meet(before, append(got, flow{env: r.env}))
 	}
+}
+
+// loop visits a loop. Its body runs from what the variables held before the
+// loop or at the end of the body's previous run: a first, dry walk of the
+// body (its references dropped) finds what the body leaves, which meets the
+// variables from before, and the walk that emits starts from that. Past the
+// loop a variable holds what a path that left it by break, the path that ran
+// out and, unless the body runs at least once (mayskip false: do-while),
+// the path that skipped it agree on. Inside a dry walk, nested loops are
+// walked once, which keeps the walks linear in the nesting depth.
+func (r *refWalker) loop(visit func(), mayskip bool) {
+	before, prev := maps.Clone(r.env), r.breaks
+	if !r.dry {
+		saved := r.save()
+		var ignored []flow
+		r.breaks, r.touched, r.dry = &ignored, map[string]bool{}, true
+		visit()
+		end := flow{env: r.env, touched: r.touched}
+		r.restore(saved)
+		r.env = meet(before, []flow{{env: maps.Clone(before)}, end})
+	}
+	head := maps.Clone(r.env)
+	var got []flow
+	r.breaks = &got
+	visit()
+	r.breaks = prev
+	outs := append(got, flow{env: r.env})
+	if mayskip {
+		outs = append(outs, flow{env: head})
+	}
+	if len(outs) > 1 {
+		r.env = meet(before, outs)
+	}
+}
+
+// walkState is what a dry walk may change and must leave as it found.
+type walkState struct {
+	refs      int
+	env       map[string]string
+	pinned    map[string]int
+	touched   map[string]bool
+	breaks    *[]flow
+	callbacks map[uint]bool
+	globals   map[string]bool
+	dry       bool
+}
+
+func (r *refWalker) save() walkState {
+	return walkState{refs: len(r.refs), env: maps.Clone(r.env), pinned: maps.Clone(r.pinned), touched: r.touched,
+		breaks: r.breaks, callbacks: maps.Clone(r.callbacks), globals: maps.Clone(r.globals), dry: r.dry}
+}
+
+func (r *refWalker) restore(s walkState) {
+	r.refs = r.refs[:s.refs]
+	r.env, r.pinned, r.touched, r.breaks = s.env, s.pinned, s.touched, s.breaks
+	r.callbacks, r.globals, r.dry = s.callbacks, s.globals, s.dry
 }
 
 // meet is what the ways agree a variable may hold: one type, or one of
