@@ -229,25 +229,26 @@ func (c *Client) Notify(method string, params any) error {
 
 // WaitIndexed waits until the server reports that indexing ended: the
 // `indexingEnded` notification (intelephense) or the end of a work-done
-// progress, whichever comes first; then quiet for settle. It gives up after
-// timeout and returns without error: a server that reports nothing is
-// queried anyway.
-func (c *Client) WaitIndexed(ctx context.Context, timeout, settle time.Duration) error {
+// progress, whichever comes first; then quiet for settle. It returns when
+// the report came, and gives up after timeout with the zero time and no
+// error: a server that reports nothing is queried anyway.
+func (c *Client) WaitIndexed(ctx context.Context, timeout, settle time.Duration) (time.Time, error) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
 		select {
 		case ev := <-c.events:
 			if ev == "indexingEnded" || ev == "$/progress:end" {
+				at := time.Now()
 				time.Sleep(settle)
-				return nil
+				return at, nil
 			}
 		case <-deadline.C:
-			return nil
+			return time.Time{}, nil
 		case <-c.done:
-			return ErrServerExited
+			return time.Time{}, ErrServerExited
 		case <-ctx.Done():
-			return ctx.Err()
+			return time.Time{}, ctx.Err()
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -136,13 +137,16 @@ type Disagreement struct {
 
 // Report is the outcome of an evaluation.
 type Report struct {
-	Server        string            `json:"server"`
-	Corpus        string            `json:"corpus"`
-	Revision      string            `json:"revision"`
-	Seed          uint64            `json:"seed"`
-	Total         Score             `json:"total"`
-	ByKind        map[string]*Score `json:"by_kind"`
-	Disagreements []Disagreement    `json:"disagreements"`
+	Server   string `json:"server"`
+	Corpus   string `json:"corpus"`
+	Revision string `json:"revision"`
+	Seed     uint64 `json:"seed"`
+	// ServerIndexSeconds is how long the server took from initialize to
+	// reporting that indexing ended; 0 when it reported nothing.
+	ServerIndexSeconds float64           `json:"server_index_seconds"`
+	Total              Score             `json:"total"`
+	ByKind             map[string]*Score `json:"by_kind"`
+	Disagreements      []Disagreement    `json:"disagreements"`
 }
 
 // refEdgeKinds are the edges read at a declaration: the stated ones count as
@@ -199,17 +203,22 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		},
 		"initializationOptions": map[string]any{"storagePath": filepath.Join(os.TempDir(), "ragraf-eval-lsp"), "clearCache": true},
 	}
+	start := time.Now()
 	if err := c.Call(ctx, "initialize", init, nil); err != nil {
 		return nil, err
 	}
 	if err := c.Notify("initialized", map[string]any{}); err != nil {
 		return nil, err
 	}
-	if err := c.WaitIndexed(ctx, opts.Timeout, 2*time.Second); err != nil {
+	indexed, err := c.WaitIndexed(ctx, opts.Timeout, 2*time.Second)
+	if err != nil {
 		return nil, err
 	}
 	e := &evaluator{c: c, root: root, st: st, files: map[string][]string{}, opened: map[string]bool{}, chain: opts.Family == "chain"}
 	rep := &Report{Server: opts.Server, Corpus: root, Revision: name, Seed: opts.Seed, ByKind: map[string]*Score{}}
+	if !indexed.IsZero() {
+		rep.ServerIndexSeconds = math.Round(indexed.Sub(start).Seconds()*1000) / 1000
+	}
 	for _, n := range sample {
 		kind := kindOf(n.Kind)
 		s := rep.ByKind[kind]
@@ -1004,6 +1013,9 @@ func fileURI(p string) string {
 // Write prints the report as text: totals, per kind, then every disagreement.
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "server %s\ncorpus %s (%s), seed %d\n", r.Server, r.Corpus, r.Revision, r.Seed)
+	if r.ServerIndexSeconds > 0 {
+		fmt.Fprintf(w, "server indexed the corpus in %.2f s\n", r.ServerIndexSeconds)
+	}
 	row := func(name string, s *Score) {
 		fmt.Fprintf(w, "%-9s symbols %4d  refs: precision %.4f recall %.4f (agree %d, ragraf %d, server %d)  definition agreement %.4f (%d/%d; %.4f where the server answers, silent at %d)\n",
 			name, s.Symbols, s.Precision, s.Recall, s.Agree, s.Ragraf, s.Server, s.DefAgreeing, s.DefAgree, s.DefAsked, s.DefAnswered, s.DefSilent)

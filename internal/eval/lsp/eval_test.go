@@ -245,6 +245,10 @@ func TestFT3_EvalLSP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the server reports indexingEnded: its indexing time is measured
+	if rep.ServerIndexSeconds <= 0 || rep.ServerIndexSeconds > 60 {
+		t.Errorf("server index time %v s", rep.ServerIndexSeconds)
+	}
 	s := rep.Total
 	// uses: alpha a.php:3 and b.php:2, beta b.php:2, gamma c.php:2; the server
 	// never sees c.php, so gamma's use is ragraf's only
