@@ -169,8 +169,9 @@ func (r *resolver) declare(refs []fact.Ref) {
 // hierarchyEdges emits overrides edges: a method overrides the method of the
 // same name it would otherwise inherit from a parent class or an interface
 // (which makes it an implementation of an interface or abstract method), and
-// the abstract methods of the traits its class uses. A method a class takes from a trait or inherits from its parent overrides
-// in the same way what the class's parents and interfaces declare: the trait
+// the abstract methods of the traits its class uses. A method a class takes
+// from a trait or inherits from its parent overrides in the same way what
+// the class's parents and interfaces declare: the trait
 // method implementing an interface, the parent's method implementing an
 // interface only the subclass declares. The edge's evidence is the class
 // that joins them.

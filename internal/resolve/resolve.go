@@ -559,13 +559,13 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 }
 
 // implementedCall resolves an instance method call (`->`, never a magic
-// method) on a receiver typed only by PHP's own
-// classes and interfaces (`$v->jsonSerialize()` after `$v instanceof
-// JsonSerializable`). When PHP declares the method there, the call runs the
-// implementation of whatever object the receiver holds: one of the project's
-// classes that inherit from that type and implement the method, or a class
-// the project does not hold. The project's implementations are candidates,
-// at most maxImplementations of them; the call stays external otherwise.
+// method) on a receiver typed only by PHP's own classes and interfaces
+// (`$v->jsonSerialize()` after `$v instanceof JsonSerializable`). When PHP
+// declares the method there, the call runs the implementation of whatever
+// object the receiver holds: one of the project's classes that inherit from
+// that type and implement the method, or a class the project does not hold.
+// The project's implementations are candidates, at most maxImplementations
+// of them; the call stays external otherwise.
 func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 	name := fact.Lower(ref.Name)
 	var targets []int
