@@ -367,7 +367,7 @@ func (w *walker) recoverFunction(n *sitter.Node, parent string) {
 	if end < 0 {
 		return
 	}
-	params := strings.Join(strings.Fields(string(w.src[open+1:closeParen])), " ")
+	params := strings.Join(strings.Fields(withoutComments(w.src[open+1:closeParen])), " ")
 	props := map[string]string{"params": params, "recovered": "true"}
 	start := line(n.StartPosition())
 	w.addLines(n, fact.Function, name, w.qualify(name), parent, "function "+name+"("+params+")", props,
@@ -386,7 +386,7 @@ func matching(src []byte, open int, o, c byte) int {
 					i++
 				}
 			}
-		case ch == '/' && i+1 < len(src) && src[i+1] == '/', ch == '#':
+		case lineComment(src, i):
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
@@ -405,6 +405,53 @@ func matching(src []byte, open int, o, c byte) int {
 		}
 	}
 	return -1
+}
+
+// lineComment tells whether a `//` or `#` comment starts at src[i]; `#[`
+// opens an attribute.
+func lineComment(src []byte, i int) bool {
+	switch {
+	case src[i] == '/':
+		return i+1 < len(src) && src[i+1] == '/'
+	case src[i] == '#':
+		return i+1 >= len(src) || src[i+1] != '['
+	}
+	return false
+}
+
+// withoutComments is src with its comments cut out, quoted strings kept
+// whole: no comment text reaches a structural fact (FT-9).
+func withoutComments(src []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(src); i++ {
+		switch ch := src[i]; {
+		case ch == '\'' || ch == '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != ch; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			j = min(j, len(src)-1)
+			b.Write(src[i : j+1])
+			i = j
+		case lineComment(src, i):
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			b.WriteByte(' ')
+		case ch == '/' && i+1 < len(src) && src[i+1] == '*':
+			k := bytes.Index(src[i+2:], []byte("*/"))
+			if k < 0 {
+				return b.String()
+			}
+			i += k + 3
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
 }
 
 func (w *walker) method(n *sitter.Node, classID, classQName string) {

@@ -85,3 +85,23 @@ func TestFT2_ExtractGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestWithoutComments: comments are cut from a recovered declaration's
+// source, strings and attributes are kept.
+func TestWithoutComments(t *testing.T) {
+	for in, want := range map[string]string{
+		`0/**/`:                       `0 `,
+		`$a = '/* x */', $b // note`:  `$a = '/* x */', $b  `,
+		"#[Sensitive] $p # why\n, $q": "#[Sensitive] $p  , $q",
+		`$s = "a\"/*b*/"`:             `$s = "a\"/*b*/"`,
+		`$x /* unclosed`:              `$x `,
+	} {
+		if got := withoutComments([]byte(in)); got != want {
+			t.Errorf("withoutComments(%q) = %q, want %q", in, got, want)
+		}
+	}
+	src := []byte("(#[A] $x) { }")
+	if got := matching(src, 0, '(', ')'); got != 8 {
+		t.Errorf("matching over an attribute = %d, want 8", got)
+	}
+}
