@@ -161,7 +161,7 @@ func TestNFR7_Version(t *testing.T) {
 	for _, c := range v.Components {
 		got[c.Name] = c.Version
 	}
-	for _, name := range []string{"go", "sqlite", "tree-sitter (go bindings)", "tree-sitter-php grammar"} {
+	for _, name := range []string{"go", "sqlite", "sqlite (C library, graph writes)", "tree-sitter (go bindings)", "tree-sitter-php grammar"} {
 		if got[name] == "" || got[name] == "(devel)" {
 			t.Errorf("component %q has version %q", name, got[name])
 		}

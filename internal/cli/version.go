@@ -18,11 +18,15 @@ func newVersionCmd(io IO) *cobra.Command {
 		Short: "Print the versions of ragraf, Go, SQLite, tree-sitter and each grammar",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sv, err := sqlitedb.LibraryVersion(cmd.Context())
+			sv, err := sqlitedb.LibraryVersion(cmd.Context(), sqlitedb.Portable)
 			if err != nil {
 				return err
 			}
-			comps := version.Components(sv)
+			nv, err := sqlitedb.LibraryVersion(cmd.Context(), sqlitedb.Native)
+			if err != nil {
+				return err
+			}
+			comps := version.Components(sv, nv)
 			if asJSON {
 				return writeJSON(io.Out, struct {
 					Ragraf     string              `json:"ragraf"`
@@ -31,7 +35,7 @@ func newVersionCmd(io IO) *cobra.Command {
 			}
 			fmt.Fprintf(io.Out, "ragraf %s\n", version.Version)
 			for _, c := range comps {
-				fmt.Fprintf(io.Out, "  %-28s %s\n", c.Name, c.Version)
+				fmt.Fprintf(io.Out, "  %-36s %s\n", c.Name, c.Version)
 			}
 			return nil
 		},

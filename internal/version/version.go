@@ -24,17 +24,22 @@ var reported = map[string]string{
 	"github.com/tree-sitter/go-tree-sitter":  "tree-sitter (go bindings)",
 	"github.com/tree-sitter/tree-sitter-php": "tree-sitter-php grammar",
 	"modernc.org/sqlite":                     "sqlite driver (modernc)",
+	"github.com/mattn/go-sqlite3":            "sqlite driver (mattn, graph writes)",
 	"github.com/modelcontextprotocol/go-sdk": "mcp go-sdk",
 	"github.com/pkoukk/tiktoken-go":          "tiktoken-go (cl100k_base)",
 }
 
 // Components lists Go and the reported modules as the binary was built.
-// sqliteVersion is SQLite's own version, read from the library at run time by
-// the caller (this package imports no store).
-func Components(sqliteVersion string) []Component {
+// sqliteVersion and nativeVersion are the versions of the two SQLite
+// libraries (portable, C), read at run time by the caller (this package
+// imports no store).
+func Components(sqliteVersion, nativeVersion string) []Component {
 	out := []Component{{Name: "go", Version: runtime.Version()}}
 	if sqliteVersion != "" {
 		out = append(out, Component{Name: "sqlite", Version: sqliteVersion})
+	}
+	if nativeVersion != "" {
+		out = append(out, Component{Name: "sqlite (C library, graph writes)", Version: nativeVersion})
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, m := range bi.Deps {

@@ -49,7 +49,7 @@ type Writer struct {
 
 // Create makes a new graph.sqlite at path, which must not exist.
 func Create(ctx context.Context, path string) (*Writer, error) {
-	db, tx, err := sqlitedb.Create(ctx, path, schemaSQL, SchemaVersion)
+	db, tx, err := sqlitedb.CreateWith(ctx, sqlitedb.Native, path, schemaSQL, SchemaVersion)
 	if err != nil {
 		return nil, err
 	}

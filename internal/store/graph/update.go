@@ -71,7 +71,7 @@ func ContentDigests(c Content) *Digests {
 // a full write is needed instead.
 func Update(ctx context.Context, path string, c Content, prev, next *Digests) (UpdateStats, error) {
 	var st UpdateStats
-	db, err := sqlitedb.OpenBuild(path)
+	db, err := sqlitedb.OpenBuildWith(sqlitedb.Native, path)
 	if err != nil {
 		return st, err
 	}
