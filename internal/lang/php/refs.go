@@ -1413,14 +1413,13 @@ func (r *refWalker) loop(visit func(), mayskip bool) {
 		r.restore(saved)
 		r.env = meet(before, []flow{{env: maps.Clone(before)}, end})
 	}
-	head := maps.Clone(r.env)
 	var got []flow
 	r.breaks = &got
 	visit()
 	r.breaks = prev
 	outs := append(got, flow{env: r.env})
 	if mayskip {
-		outs = append(outs, flow{env: head})
+		outs = append(outs, flow{env: before})
 	}
 	if len(outs) > 1 {
 		r.env = meet(before, outs)
