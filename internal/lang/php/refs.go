@@ -432,10 +432,24 @@ func (r *refWalker) newExpr(n *sitter.Node) {
 }
 
 // globalBase returns the name of the variable a receiver is, or is an element
-// of (`$wp_filter[$hook]`), when the function declares it global; "" else.
+// of (`$wp_filter[$hook]`), or starts a chain of (`$wp_filesystem->errors`),
+// when the function declares it global; "" else.
 func (r *refWalker) globalBase(obj *sitter.Node) string {
-	for obj != nil && obj.Kind() == "subscript_expression" && obj.NamedChildCount() > 0 {
-		obj = obj.NamedChild(0)
+walk:
+	for obj != nil {
+		switch obj.Kind() {
+		case "subscript_expression":
+			if obj.NamedChildCount() == 0 {
+				return ""
+			}
+			obj = obj.NamedChild(0)
+		case "member_access_expression", "nullsafe_member_access_expression", "member_call_expression", "nullsafe_member_call_expression":
+			// `$wp_filesystem->errors->get_error_messages()`: the chain
+			// starts at the global
+			obj = obj.ChildByFieldName("object")
+		default:
+			break walk
+		}
 	}
 	if obj == nil || obj.Kind() != "variable_name" {
 		return ""

@@ -1,6 +1,9 @@
 <?php
 class Db
 {
+    /** @var Cache */
+    public $cache;
+
     public function connect() {}
     public function query($sql) {}
 }
@@ -27,6 +30,7 @@ function setup_query()
 function documented()
 {
     global $db;
+    $db->cache->get('k'); // a chain that starts at the global says so
     return $db->query('x');
 }
 
