@@ -285,6 +285,8 @@ func (r *refWalker) visit(n *sitter.Node) {
 		switch fact.Lower(raw) {
 		case "true", "false", "null":
 			return
+		case "die", "exit":
+			return // `… or die;`, `die;`: the language construct, which the grammar reads as a name
 		}
 		fq, alt := r.sc.constant(raw)
 		r.emitN(fact.RefConst, n, fq, "", alt)
@@ -1353,6 +1355,11 @@ func (r *refWalker) ending(b *sitter.Node) ending {
 		}
 		if k[0].Kind() == "throw_expression" {
 			return leaves
+		}
+		if k[0].Kind() == "name" {
+			if l := fact.Lower(r.text(k[0])); l == "exit" || l == "die" {
+				return leaves // a bare `die;` parses as a name
+			}
 		}
 		if fn := k[0].ChildByFieldName("function"); k[0].Kind() == "function_call_expression" && fn != nil {
 			if l := fact.Lower(r.text(fn)); l == "exit" || l == "die" {

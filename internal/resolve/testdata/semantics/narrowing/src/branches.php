@@ -151,6 +151,11 @@ function guarded($x)
         $v = new Beta();
         die('stop');
     }
+    if ($x === 3) {
+        $v = new Beta();
+        die; // the grammar reads a bare die as a name, no constant
+    }
+    $x or die;
     $v->run();
 }
 
