@@ -261,7 +261,9 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if j >= 0 && line[j] == ']' {
 			j--
 		}
+		var closing byte // the quote after a quoted key ('key' => …)
 		if j >= 0 && (line[j] == '\'' || line[j] == '"') {
+			closing = line[j]
 			j--
 		}
 		k1 := j + 1
@@ -270,6 +272,16 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		}
 		k0 := j + 1
 		if k0 == k1 || !keyWordSet.in(line[k0:k1]) {
+			continue
+		}
+		// A quote on one side of the key only means the separator is inside
+		// a string (`$cookieKey."=".$v`, `__( 'Password:' )`), and what
+		// follows it is code, not a value.
+		opening := byte(0)
+		if j >= 0 && (line[j] == '\'' || line[j] == '"') {
+			opening = line[j]
+		}
+		if opening != closing {
 			continue
 		}
 		st := classify(line[k0:k1])
