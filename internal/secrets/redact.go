@@ -281,7 +281,7 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if j >= 0 && (line[j] == '\'' || line[j] == '"') {
 			opening = line[j]
 		}
-		if opening != closing {
+		if opening != closing || opening == 0 && inCodeString(line, k0) {
 			continue
 		}
 		st := classify(line[k0:k1])
@@ -304,12 +304,58 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if end >= len(line) {
 			continue
 		}
-		if isSecretValue(st, line[v+1:end]) {
+		val := line[v+1 : end]
+		if isSecretValue(st, val) && !(st == weak && builtValue(line, k0, q, val, end)) {
 			spans = append(spans, span{base + v + 1, base + end})
 		}
 		i = end
 	}
 	return spans
+}
+
+// inCodeString tells whether byte i of a line of code is inside a quoted
+// string that opens on the line (`"POP3 pass: " . $reply`). Comment lines
+// and the comment at the end of a line are prose, whose apostrophes open
+// nothing: there it reports false.
+func inCodeString(line []byte, i int) bool {
+	if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && (t[0] == '*' || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) || bytes.HasPrefix(t, []byte("/*"))) {
+		return false
+	}
+	var q byte
+	for k := 0; k < i; k++ {
+		c := line[k]
+		switch {
+		case q != 0 && c == '\\':
+			k++
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+		case c == '\'' || c == '"':
+			q = c
+		case c == '#' && (k+1 >= len(line) || line[k+1] != '['), c == '/' && k+1 < len(line) && (line[k+1] == '/' || line[k+1] == '*'):
+			return false // a comment to the end of the line
+		}
+	}
+	return q != 0
+}
+
+// builtValue tells whether a weak key's literal is part of a value the code
+// builds: a PHP variable's double-quoted string that interpolates variables
+// (`$cache_key = "find_post_by_old_slug:$key:$last_changed"`), or a literal
+// the code concatenates (`$key = '_wp_attachment_' . get_stylesheet()`).
+func builtValue(line []byte, k0 int, q byte, val []byte, end int) bool {
+	if a := skipSpace(line, end+1); a < len(line) && line[a] == '.' && (a+1 >= len(line) || line[a+1] != '=') {
+		return true
+	}
+	if q != '"' || k0 == 0 || line[k0-1] != '$' {
+		return false
+	}
+	for i := 0; i+1 < len(val); i++ {
+		if val[i] == '$' && (isAlpha(val[i+1]) || val[i+1] == '_' || val[i+1] == '{') {
+			return true
+		}
+	}
+	return false
 }
 
 // addValue adds the quoted value of a callRe match whose key (group 1)
@@ -348,10 +394,10 @@ func isSecretValue(s strength, v []byte) bool {
 }
 
 // isReference reports values that name a secret instead of holding it:
-// ${VAR}, {{ var }}, %env(VAR)%, $var.
+// ${VAR}, {{ var }}, %env(VAR)%, $var, PHP's {$var}.
 func isReference(v []byte) bool {
 	return v[0] == '$' || bytes.HasPrefix(v, []byte("{{")) || bytes.HasPrefix(v, []byte("%env(")) ||
-		bytes.HasPrefix(v, []byte("%s")) || bytes.Contains(v, []byte("${"))
+		bytes.HasPrefix(v, []byte("%s")) || bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{$"))
 }
 
 // configLine recognises an unquoted YAML, INI or .env assignment that fills a

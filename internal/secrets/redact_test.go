@@ -42,6 +42,10 @@ func TestFT39_Redact(t *testing.T) {
 		{"authorization header", `Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijklmnop`, `Authorization: ` + R},
 		{"high entropy weak key", `'key' => 'f8Kq2Lz9Xw4Vb7Nm1Pq6Rt3Y',`, `'key' => '` + R + `',`},
 		{"wp logged in key", `define('LOGGED_IN_KEY', 'f8Kq2Lz9Xw4Vb7Nm1Pq6Rt3Y$#@!');`, `define('LOGGED_IN_KEY', '` + R + `');`},
+		{"weak key php variable", `$key = 'f8Kq2Lz9Xw4Vb7Nm1Pq6Rt3Y';`, `$key = '` + R + `';`},
+		{"comment with an apostrophe", `// don't lose it: password = "hunter2"`, `// don't lose it: password = "` + R + `"`},
+		{"trailing comment with an apostrophe", `$x = 1; # it's the password: "hunter2"`, `$x = 1; # it's the password: "` + R + `"`},
+		{"single-quoted dollar", `$password = 'pa$sword';`, `$password = '` + R + `';`},
 		{"pem block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAAA\n-----END RSA PRIVATE KEY-----\n",
 			"-----BEGIN RSA PRIVATE KEY-----" + R + "\n\n\n-----END RSA PRIVATE KEY-----\n"},
 		{"pem unterminated", "-----BEGIN PRIVATE KEY-----\nMIIE\nAAA", "-----BEGIN PRIVATE KEY-----" + R + "\n\n"},
@@ -94,6 +98,12 @@ func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
 		`$cookie_headers .= $cookieKey."=".urlencode($cookieVal)."; ";`,
 		`<?php _e( 'Password:' ); ?></span> <?php echo $result['password']; ?>`,
 		`. __( 'Password:' ) . ' <input name="post_password" id="' . $label . '" type="password" size="20" />`,
+		`$this->ERROR = "POP3 pass: " . _("Authentication failed") . " [$reply]";`,
+		// a weak key's value the code builds
+		`$cache_key    = "find_post_by_old_slug:$key:$last_changed";`,
+		`$key = "lastpost{$field}:$timezone";`,
+		`WHERE meta_key = '{$blog_prefix}capabilities'`,
+		`$key = '_wp_attachment_custom_header_last_used_' . get_stylesheet();`,
 	} {
 		got, n := Redact([]byte(in))
 		if string(got) != in || n != 0 {
