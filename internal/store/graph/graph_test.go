@@ -165,3 +165,46 @@ func TestPropValueDecodesEscapes(t *testing.T) {
 		t.Errorf("missing = %q", got)
 	}
 }
+
+// TestUpdateRewritesChangedSnapshots: a file whose bytes are unchanged but
+// whose indexed content is not (redacted by a newer ragraf) gets its new
+// snapshot, with the parent's digests and without them.
+func TestUpdateRewritesChangedSnapshots(t *testing.T) {
+	ctx := context.Background()
+	row := File{Path: "a.php", Lang: "php", Status: "parsed", Size: 20, Lines: 1, Hash: "h1", MTime: 7}
+	old := Content{Files: []File{row}, Snapshot: func(string) []byte { return []byte("$password = 'x1';") }}
+	redacted := Content{Files: []File{row}, Snapshot: func(string) []byte { return []byte("$password = '[REDACTED]';") }}
+	for _, withPrev := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "graph.sqlite")
+		w, err := Create(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Files(ctx, old.Files); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Snapshot(ctx, row.Path, old.Snapshot(row.Path)); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var prev *Digests
+		if withPrev {
+			prev = ContentDigests(old)
+		}
+		st, err := Update(ctx, path, redacted, prev, ContentDigests(redacted))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := s.Snapshot(ctx, row.Path)
+		s.Close()
+		if err != nil || !ok || string(got) != string(redacted.Snapshot(row.Path)) {
+			t.Errorf("with parent digests %v: snapshot %q (%v, %v) after Update (%+v), want the redacted one", withPrev, got, ok, err, st)
+		}
+	}
+}

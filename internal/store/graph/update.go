@@ -48,7 +48,11 @@ func ContentDigests(c Content) *Digests {
 		Edges: make(map[string]uint64, len(c.Edges)), Unresolved: make(map[string]uint64, len(c.Unresolved)),
 	}
 	for _, f := range c.Files {
-		d.Files[f.Path] = fileDigest(&f)
+		var snap []byte
+		if c.Snapshot != nil {
+			snap = c.Snapshot(f.Path)
+		}
+		d.Files[f.Path] = fileDigest(&f, snap)
 	}
 	for i := range c.Nodes {
 		d.Nodes[c.Nodes[i].ID] = nodeDigest(&c.Nodes[i])
@@ -89,13 +93,16 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 		u.prev = prev
 	}
 
-	// files and snapshots: a file whose row changed gets its snapshot again
+	// files and snapshots, fingerprinted together: a file whose row or
+	// indexed content changed (the same bytes redacted by another ragraf)
+	// gets both again
 	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), next.Files,
-		`SELECT path, lang, status, reason, size, lines, hash, mtime FROM file`,
+		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content FROM file f LEFT JOIN snapshot s ON s.path = f.path`,
 		func(rows *sql.Rows) (string, uint64, error) {
 			var f File
-			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime)
-			return f.Path, fileDigest(&f), err
+			var snap []byte
+			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap)
+			return f.Path, fileDigest(&f, snap), err
 		})
 	if err != nil {
 		return st, err
@@ -327,7 +334,9 @@ func (u *updater) sync(table, keyCol string, prev, want map[string]uint64, query
 // The digests below fingerprint a row's columns as stored, in column order
 // (rowhash: FNV-1a over the fields joined by NUL).
 
-func fileDigest(f *File) uint64 {
+// fileDigest fingerprints a file row with its snapshot (nil when none is
+// kept).
+func fileDigest(f *File, snapshot []byte) uint64 {
 	h := rowhash.New()
 	h.Str(f.Lang)
 	h.Str(f.Status)
@@ -336,6 +345,9 @@ func fileDigest(f *File) uint64 {
 	h.Int(int64(f.Lines))
 	h.Str(f.Hash)
 	h.Int(f.MTime)
+	if snapshot != nil {
+		h.Bytes(snapshot)
+	}
 	return h.Sum()
 }
 

@@ -41,6 +41,17 @@ func (h *Hash) Str(s string) {
 	h.write(s)
 }
 
+// Bytes adds a field given as bytes.
+func (h *Hash) Bytes(b []byte) {
+	h.next()
+	v := h.h
+	for _, c := range b {
+		v ^= uint64(c)
+		v *= prime64
+	}
+	h.h = v
+}
+
 // Int adds an integer field, in decimal.
 func (h *Hash) Int(v int64) {
 	var buf [24]byte
