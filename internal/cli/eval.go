@@ -47,7 +47,7 @@ func newEvalCmd(io IO, g *globalOptions) *cobra.Command {
 	f.Uint64Var(&opts.Opts.Seed, "seed", 1, "sampling seed")
 	f.StringSliceVar(&opts.Opts.Symbols, "symbol", nil, "evaluate this qualified name (Ns\\Class::method) instead of a sample; repeatable")
 	f.DurationVar(&opts.Opts.Timeout, "index-timeout", 10*time.Minute, "longest wait for the server's indexing")
-	f.StringVar(&opts.Opts.Family, "family", "component", "a method's references: uses of its override `component` (siblings included) or of its `chain` (what it overrides and what overrides it)")
+	f.StringVar(&opts.Opts.Family, "family", "component", "a method's references: the uses of its override component, siblings included (component), or of what it overrides and what overrides it (chain)")
 	f.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	cmd.AddCommand(lspCmd)
 	return cmd
