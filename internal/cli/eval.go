@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,9 @@ func newEvalCmd(io IO, g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Opts.Server == "" || opts.Opts.Corpus == "" {
 				return &usageError{errMissingEvalFlags}
+			}
+			if f := opts.Opts.Family; f != "component" && f != "chain" {
+				return &usageError{evalError(fmt.Sprintf("--family %q: want component or chain", f))}
 			}
 			if g.Verbose || opts.Verbose {
 				opts.Opts.Stderr = io.Err

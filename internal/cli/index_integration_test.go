@@ -182,6 +182,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"index", "--no-such-flag"}, 2},
 		{[]string{"status"}, 3},
 		{[]string{"status", "--project", filepath.Join(dir, "missing")}, 2},
+		{[]string{"eval", "lsp", "--server", "true", "--corpus", dir, "--family", "bogus"}, 2},
 	} {
 		if r := run(t, dir, c.args...); r.code != c.code {
 			t.Errorf("ragraf %v: exit %d, want %d (%s)", c.args, r.code, c.code, r.stderr)
