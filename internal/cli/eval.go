@@ -4,7 +4,6 @@
 package cli
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,8 +34,8 @@ func newEvalCmd(io IO, g *globalOptions) *cobra.Command {
 			if opts.Opts.Server == "" || opts.Opts.Corpus == "" {
 				return &usageError{errMissingEvalFlags}
 			}
-			if f := opts.Opts.Family; f != "component" && f != "chain" {
-				return &usageError{evalError(fmt.Sprintf("--family %q: want component or chain", f))}
+			if err := lsp.CheckFamily(opts.Opts.Family); err != nil {
+				return &usageError{err}
 			}
 			if g.Verbose || opts.Verbose {
 				opts.Opts.Stderr = io.Err

@@ -127,7 +127,7 @@ func (r *resolver) builtinImplementors() map[string][]string {
 }
 
 // builtinName is how PHP writes one of its classes, given in lower case.
-func (r *resolver) builtinName(lower string) string {
+func builtinName(lower string) string {
 	if n := builtins().classNames[lower]; n != "" {
 		return n
 	}

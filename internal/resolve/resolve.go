@@ -583,7 +583,7 @@ func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 			}
 		}
 		if found {
-			via = append(via, r.builtinName(b))
+			via = append(via, builtinName(b))
 		}
 	}
 	targets = dedupInts(targets)

@@ -48,6 +48,14 @@ type Options struct {
 	Family string
 }
 
+// CheckFamily refuses an Options.Family other than "component" and "chain".
+func CheckFamily(f string) error {
+	if f != "component" && f != "chain" {
+		return fmt.Errorf("--family %q: want component or chain", f)
+	}
+	return nil
+}
+
 // SetDefaults fills zero fields.
 func (o *Options) SetDefaults() {
 	if o.Sample == 0 {
@@ -164,8 +172,8 @@ type site struct {
 // Run evaluates the corpus against the server.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	opts.SetDefaults()
-	if opts.Family != "component" && opts.Family != "chain" {
-		return nil, fmt.Errorf("--family %q: want component or chain", opts.Family)
+	if err := CheckFamily(opts.Family); err != nil {
+		return nil, err
 	}
 	root, err := filepath.Abs(opts.Corpus)
 	if err != nil {

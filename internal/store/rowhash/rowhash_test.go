@@ -38,3 +38,15 @@ func TestSameAsJoinedFNV(t *testing.T) {
 		t.Fatal("field boundaries are not part of the fingerprint")
 	}
 }
+
+// TestBytesIsStr: a field added as bytes fingerprints as the same string.
+func TestBytesIsStr(t *testing.T) {
+	a, b := New(), New()
+	a.Str("path")
+	a.Bytes([]byte("<?php\n$x = 1;"))
+	b.Str("path")
+	b.Str("<?php\n$x = 1;")
+	if a.Sum() != b.Sum() {
+		t.Errorf("Bytes %x, Str %x", a.Sum(), b.Sum())
+	}
+}

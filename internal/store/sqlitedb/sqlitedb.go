@@ -81,7 +81,6 @@ func OpenBuildWith(e Engine, path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("creating store %q: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	db.SetConnMaxIdleTime(0)
 	if e == Native {
 		// the one connection sorts index builds in memory, as the
 		// portable engine's DSN says
