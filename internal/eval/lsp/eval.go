@@ -9,12 +9,14 @@ package lsp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"math"
 	"net/url"
 	"os"
@@ -100,10 +102,13 @@ type Score struct {
 	// inside string literals (a hook name, a container key): no use of the
 	// declaration in PHP's semantics unless the string is called, which is
 	// what ragraf's heuristic callback edges cover.
-	MissingString int     `json:"refs_missing_string"`
-	Precision     float64 `json:"precision"`
-	Recall        float64 `json:"recall"`
-	DefAgreeing   float64 `json:"definition_agreement"`
+	MissingString int `json:"refs_missing_string"`
+	// AliasAsked counts the `use … as` aliases the server was asked for
+	// references at, besides the declarations (aliasUses).
+	AliasAsked  int     `json:"alias_queries"`
+	Precision   float64 `json:"precision"`
+	Recall      float64 `json:"recall"`
+	DefAgreeing float64 `json:"definition_agreement"`
 	// DefAnswered is the agreement over the sites where the server gave a
 	// definition: a silent server is not a different answer.
 	DefAnswered float64 `json:"definition_agreement_answered"`
@@ -255,6 +260,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Total.ExtraMixin += s.ExtraMixin
 		rep.Total.MissingHeuristic += s.MissingHeuristic
 		rep.Total.MissingString += s.MissingString
+		rep.Total.AliasAsked += s.AliasAsked
 	}
 	rep.Total.finish()
 	return rep, nil
@@ -530,6 +536,92 @@ func (e *evaluator) aliasAt(st site, n fact.Node) string {
 	return ""
 }
 
+// aliasUses adds to theirs what the server lists at each `use … as` alias
+// of n among the sites it listed for n: a server answers references per
+// name binding, and the uses written under an alias are the alias's
+// (`use Ns\Hasher as HasherContract; new HasherContract()`), so the
+// declaration alone does not bring them. Only aliases the server itself
+// listed as a use of n are asked.
+func (e *evaluator) aliasUses(ctx context.Context, n fact.Node, theirs map[site]bool, s *Score) error {
+	if !n.Kind.IsType() && n.Kind != fact.Function && (n.Kind != fact.Constant || isMember(n)) {
+		return nil
+	}
+	sites := slices.SortedFunc(maps.Keys(theirs), func(a, b site) int {
+		return cmp.Or(strings.Compare(a.path, b.path), a.line-b.line)
+	})
+	for _, st := range sites {
+		text := e.lineText(st.path, st.line)
+		col := aliasColumn(text, n.QName)
+		if col < 0 {
+			continue
+		}
+		if err := e.open(st.path); err != nil {
+			return err
+		}
+		var locs []location
+		params := map[string]any{
+			"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(st.path)))},
+			"position":     map[string]any{"line": st.line - 1, "character": len(utf16.Encode([]rune(text[:col])))},
+			"context":      map[string]any{"includeDeclaration": false},
+		}
+		if err := e.c.Call(ctx, "textDocument/references", params, &locs); err != nil {
+			return err
+		}
+		s.AliasAsked++
+		for _, l := range locs {
+			if p := e.rel(l.URI); p != "" {
+				theirs[site{p, l.Range.Start.Line + 1}] = true
+			}
+		}
+	}
+	return nil
+}
+
+// aliasColumn returns the byte column of the alias a `use` statement on
+// this line gives qname (`use A\B as C;`, `use function a\b as c, …;`,
+// `use A\{X, B as C};`), or -1.
+func aliasColumn(text, qname string) int {
+	t := strings.TrimLeft(text, " \t")
+	if len(t) < 4 || !strings.EqualFold(t[:3], "use") || wordByte(t[3]) {
+		return -1
+	}
+	off := len(text) - len(t) + 3
+	body := text[off:]
+	if i := strings.IndexByte(body, ';'); i >= 0 {
+		body = body[:i]
+	}
+	prefix := ""
+	if i := strings.IndexByte(body, '{'); i >= 0 {
+		m := usePrefix.FindStringSubmatch(body[:i])
+		if m == nil {
+			return -1
+		}
+		prefix = m[1] + `\`
+		off += i + 1
+		body = body[i+1:]
+		if j := strings.IndexByte(body, '}'); j >= 0 {
+			body = body[:j]
+		}
+	}
+	for len(body) > 0 {
+		item, rest, more := strings.Cut(body, ",")
+		if m := useItem.FindStringSubmatchIndex(item); m != nil && strings.EqualFold(prefix+item[m[2]:m[3]], strings.TrimPrefix(qname, `\`)) {
+			return off + m[4]
+		}
+		if !more {
+			break
+		}
+		off += len(item) + 1
+		body = rest
+	}
+	return -1
+}
+
+var (
+	usePrefix = regexp.MustCompile(`(?i)^\s*(?:(?:function|const)\s+)?\\?([\w\\]+?)\\\s*$`)
+	useItem   = regexp.MustCompile(`(?i)^\s*(?:(?:function|const)\s+)?\\?([\w\\]+)\s+as\s+(\w+)\s*$`)
+)
+
 // onlyInStrings tells whether name occurs on the line as a word and every
 // occurrence is inside a quoted string literal. For a function or a global
 // constant (member false), a name after `->` or `::` is a member of that
@@ -754,6 +846,9 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			}
 			theirs[st] = true
 		}
+	}
+	if err := e.aliasUses(ctx, n, theirs, s); err != nil {
+		return err
 	}
 	for st := range ours {
 		s.Ragraf++
@@ -1037,8 +1132,11 @@ func (r *Report) Write(w io.Writer) {
 		row(k, r.ByKind[k])
 	}
 	row("total", &r.Total)
+	if r.Total.AliasAsked > 0 {
+		fmt.Fprintf(w, "references were also asked at %d `use … as` aliases the server listed as uses\n", r.Total.AliasAsked)
+	}
 	fmt.Fprintf(w, "ragraf-only sites: %d calls on global variables (the server types none), %d calls on untyped properties typed from their assignments (the server types none), "+
-		"%d uses of a class under another name (alias, self, static; the server lists none), %d uses of other methods of the override family, %d names in strings, %d calls through @mixin: precision without them %.4f\n",
+		"%d uses of a class under another name (self, static, an alias the server does not list), %d uses of other methods of the override family, %d names in strings, %d calls through @mixin: precision without them %.4f\n",
 		r.Total.ExtraGlobal, r.Total.ExtraAssigned, r.Total.ExtraAlias, r.Total.ExtraFamily, r.Total.ExtraString, r.Total.ExtraMixin, r.Total.PrecisionExplained)
 	fmt.Fprintf(w, "server-only sites: %d where the name is only in a string literal (recall without them %.4f), %d where ragraf has a heuristic edge\n",
 		r.Total.MissingString, r.Total.RecallCode, r.Total.MissingHeuristic)
