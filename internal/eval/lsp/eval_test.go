@@ -397,7 +397,7 @@ func TestAliasColumn(t *testing.T) {
 		{`use A\{X, B as C};`, `A\B`, "C"},
 		{`use function A\{x, b as c};`, `A\b`, "c"},
 		{`use A\{X, B as C};`, `B`, ""}, // the group imports A\B, not B
-		{`use X\A\B as C;`, `A\B`, ""}, // another class whose name ends the same
+		{`use X\A\B as C;`, `A\B`, ""},  // another class whose name ends the same
 		{`use A\B;`, `A\B`, ""},
 		{`useful A\B as C;`, `A\B`, ""},
 		{`$x = A\B as C;`, `A\B`, ""},
