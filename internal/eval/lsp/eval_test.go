@@ -32,10 +32,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeServer answers from the text of the project's files, with two planted
-// faults the test knows: it never sees uses in c.php (references), and it
-// answers no definition for a position in b.php.
+// fakeServer answers from the text of the project's files, with three
+// planted faults the test knows: it never sees uses in c.php (references),
+// it answers no definition for a position in b.php, and its first answer to
+// a references request lists only the first location, as intelephense's
+// first answer may list only part of what the same request gives again.
 func fakeServer(in io.Reader, out io.Writer) {
+	asked := map[string]bool{}
 	r := bufio.NewReader(in)
 	send := func(v any) {
 		b, _ := json.Marshal(v)
@@ -76,7 +79,12 @@ func fakeServer(in io.Reader, out io.Writer) {
 			path := uriPath(p.TextDocument.URI)
 			name := identAt(path, p.Position.Line, p.Position.Character)
 			if m.Method == "textDocument/references" {
-				result = fakeRefs(root, name)
+				refs := fakeRefs(root, name)
+				if key := string(m.Params); !asked[key] && len(refs) > 1 {
+					asked[key] = true
+					refs = refs[:1]
+				}
+				result = refs
 			} else if !strings.HasSuffix(path, "b.php") {
 				result = fakeDef(root, name)
 			}
@@ -259,6 +267,11 @@ func TestFT3_EvalLSP(t *testing.T) {
 	}
 	if s.Precision != 0.75 || s.Recall != 1 {
 		t.Errorf("precision %v recall %v, want 0.75 and 1", s.Precision, s.Recall)
+	}
+	// the server's first answer for alpha lists one of its two uses; the
+	// request is repeated until the answer stops growing
+	if s.Regrown != 1 {
+		t.Errorf("%d answers grew when asked again, want 1 (alpha's)", s.Regrown)
 	}
 	// definitions asked at alpha's a.php:3 and b.php:2, beta's b.php:2 and
 	// gamma's c.php:2; the server is silent in b.php
