@@ -107,7 +107,8 @@ type Score struct {
 	// references at, besides the declarations (aliasUses).
 	AliasAsked int `json:"alias_queries"`
 	// Regrown counts the references requests whose answer grew when the
-	// same request was repeated (references).
+	// same request was repeated (references), and the definition requests
+	// answered only when asked again.
 	Regrown     int     `json:"refs_answers_regrown"`
 	Precision   float64 `json:"precision"`
 	Recall      float64 `json:"recall"`
@@ -957,12 +958,19 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		if err := e.open(u.Path); err != nil {
 			return err
 		}
-		var raw json.RawMessage
 		dp := map[string]any{"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(u.Path)))}, "position": p}
-		if err := e.c.Call(ctx, "textDocument/definition", dp, &raw); err != nil {
-			return err
+		var defs []location
+		for ask := 1; ask <= 2 && len(defs) == 0; ask++ {
+			// a silent answer is asked again, as a partial references
+			// answer is (references)
+			var raw json.RawMessage
+			if err := e.c.Call(ctx, "textDocument/definition", dp, &raw); err != nil {
+				return err
+			}
+			if defs = decodeLocations(raw); ask > 1 && len(defs) > 0 {
+				s.Regrown++
+			}
 		}
-		defs := decodeLocations(raw)
 		agree := false
 		var got []string
 		for _, d := range defs {
@@ -1170,7 +1178,7 @@ func (r *Report) Write(w io.Writer) {
 	}
 	row("total", &r.Total)
 	if r.Total.Regrown > 0 {
-		fmt.Fprintf(w, "%d references answers grew when the same request was repeated; each request is repeated until two answers agree\n", r.Total.Regrown)
+		fmt.Fprintf(w, "%d answers grew when the same request was repeated; a references request is repeated until an answer adds nothing, a silent definition request once\n", r.Total.Regrown)
 	}
 	if r.Total.AliasAsked > 0 {
 		fmt.Fprintf(w, "references were also asked at %d `use … as` aliases the server listed as uses\n", r.Total.AliasAsked)
