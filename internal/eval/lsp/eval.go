@@ -809,7 +809,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	family := []graph.Use{}
 	member := map[site]string{} // family member a family use belongs to
 	if n.Kind == fact.Method {
-		ids, err := e.family(ctx, n.ID)
+		ids, outside, err := e.family(ctx, n.ID)
 		if err != nil {
 			return err
 		}
@@ -821,11 +821,16 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			return err
 		}
 		for _, s := range sibs {
-			more, err := e.family(ctx, s)
+			more, out, err := e.family(ctx, s)
 			if err != nil {
 				return err
 			}
 			ids = append(ids, more...)
+			for id, t := range out {
+				if !slices.Contains(ids, id) {
+					outside[id] = t
+				}
+			}
 		}
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
@@ -836,6 +841,9 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			u, err := e.st.UsesOf(ctx, id, refEdgeKinds...)
 			if err != nil {
 				return err
+			}
+			if t, ok := outside[id]; ok {
+				u = slices.DeleteFunc(u, func(x graph.Use) bool { return within(x, t) })
 			}
 			for _, x := range u {
 				if x.Provenance == string(fact.Stated) {
@@ -1089,38 +1097,67 @@ func (e *evaluator) builtinIfaces(ctx context.Context, id string, depth int) ([]
 	return out, nil
 }
 
-// family returns the methods whose uses count as id's references: the
-// connected component of id in the overrides graph, siblings that implement
-// the same method included. This is how intelephense mostly answers
-// (`$this->put()` in ApcStore listed under DatabaseStore::put, both
-// implementing Store::put; renaming one renames all), though not everywhere:
-// docs/accuracy.md compares it with families without siblings.
-func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
+// family returns the methods of id's override family: in component mode
+// the methods connected to it by overrides edges in either direction, in
+// chain mode what it overrides and what overrides it, transitively. Traits
+// are followed as servers follow them (intelephense, probed on a project
+// written for it; TestOverrideFamilyTraits): a trait's method that
+// overrides what a using class's parent or interface declares (an edge
+// ragraf draws for the using class) is reached from that declaration but
+// never leaves the trait upwards, and when it is reached through a sibling
+// (after going up from id) only its uses outside the trait's body count,
+// since servers file those under the using classes and the ones inside
+// under the trait; such a method is returned in outside with its trait,
+// and the walk does not go on from it.
+func (e *evaluator) family(ctx context.Context, id string) (ids []string, outside map[string]fact.Node, err error) {
 	seen := map[string]bool{id: true}
+	outside = map[string]fact.Node{}
 	type step struct {
 		id       string
 		up, down bool // directions still open from here
+		wentUp   bool // reached by going up from id at some point
 	}
-	queue := []step{{id, true, true}}
+	queue := []step{{id, true, true, false}}
 	chain := e.chain
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
 		up, down, err := e.st.Overrides(ctx, cur.id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		_, curTrait, err := e.traitOf(ctx, cur.id)
+		if err != nil {
+			return nil, nil, err
 		}
 		for _, n := range up {
-			if cur.up && !seen[n] {
-				seen[n] = true
-				queue = append(queue, step{n, true, !chain})
+			if !cur.up || seen[n] {
+				continue
 			}
+			if curTrait {
+				if _, t, err := e.traitOf(ctx, n); err != nil {
+					return nil, nil, err
+				} else if !t {
+					continue // the using class's override, not the trait's
+				}
+			}
+			seen[n] = true
+			queue = append(queue, step{n, true, !chain, true})
 		}
 		for _, n := range down {
-			if cur.down && !seen[n] {
-				seen[n] = true
-				queue = append(queue, step{n, !chain, true})
+			if !cur.down || seen[n] {
+				continue
 			}
+			seen[n] = true
+			trait, isTrait, err := e.traitOf(ctx, n)
+			if err != nil {
+				return nil, nil, err
+			}
+			if isTrait && !curTrait && cur.wentUp {
+				outside[n] = trait
+				continue
+			}
+			queue = append(queue, step{n, !chain, true, cur.wentUp})
 		}
 	}
 	out := make([]string, 0, len(seen))
@@ -1128,7 +1165,25 @@ func (e *evaluator) family(ctx context.Context, id string) ([]string, error) {
 		out = append(out, n)
 	}
 	sort.Strings(out)
-	return out, nil
+	return out, outside, nil
+}
+
+// traitOf returns the trait that declares method id, if a trait does.
+func (e *evaluator) traitOf(ctx context.Context, id string) (fact.Node, bool, error) {
+	m, ok, err := e.st.Node(ctx, id)
+	if err != nil || !ok || m.Parent == "" {
+		return fact.Node{}, false, err
+	}
+	p, ok, err := e.st.Node(ctx, m.Parent)
+	if err != nil || !ok || p.Kind != fact.Trait {
+		return fact.Node{}, false, err
+	}
+	return p, true, nil
+}
+
+// within tells whether use u is inside declaration t's lines.
+func within(u graph.Use, t fact.Node) bool {
+	return u.Path == t.Path && u.Line >= t.StartLine && u.Line <= t.EndLine
 }
 
 func decodeLocations(raw json.RawMessage) []location {

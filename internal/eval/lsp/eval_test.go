@@ -543,7 +543,7 @@ func TestOverrideFamily(t *testing.T) {
 	st, byQName := openIndexed(t, root)
 	id := func(q string) string { return byQName(q).ID }
 	e := &evaluator{st: st}
-	got, err := e.family(ctx, id(`App\D::m`))
+	got, _, err := e.family(ctx, id(`App\D::m`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -563,7 +563,7 @@ func TestOverrideFamily(t *testing.T) {
 		{`App\I::m`, []string{`App\I::m`, `App\B::m`, `App\C::m`, `App\D::m`}},
 		{`App\E::m`, []string{`App\E::m`}},
 	} {
-		got, err := e.family(ctx, id(c.of))
+		got, _, err := e.family(ctx, id(c.of))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -574,6 +574,84 @@ func TestOverrideFamily(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("chain of %s = %v, want %v", c.of, got, want)
+		}
+	}
+}
+
+// TestOverrideFamilyTraits: families through traits are what intelephense
+// listed for this project (asked at each declaration, 2026-11-30): a trait
+// method never leaves the trait upwards; reached through a sibling it brings
+// only its uses outside the trait; an abstract trait method and the using
+// classes' methods are one family.
+func TestOverrideFamilyTraits(t *testing.T) {
+	root := buildProject(t, map[string]string{
+		"a.php": `<?php
+interface LP { function lock(); }
+trait T {
+    function lock() {}
+    function restore() { $this->lock(); }
+}
+class A implements LP {
+    use T;
+    function r() { $this->lock(); }
+}
+class B implements LP {
+    function lock() {}
+    function r2() { $this->lock(); }
+}
+function f(LP $x) { $x->lock(); }
+function g(A $a) { $a->lock(); }
+`,
+		"b.php": `<?php
+trait Drv {
+    abstract function driver();
+    function x() { $this->driver(); }
+}
+class X1 {
+    use Drv;
+    function driver() {}
+}
+class X2 {
+    use Drv;
+    function driver() {}
+    function y() { $this->driver(); }
+}
+`})
+	ctx := context.Background()
+	st, byQName := openIndexed(t, root)
+	e := &evaluator{st: st}
+	for _, c := range []struct {
+		of    string
+		lines []string // use sites intelephense lists
+	}{
+		{`LP::lock`, []string{"a.php:5", "a.php:9", "a.php:13", "a.php:15", "a.php:16"}},
+		{`T::lock`, []string{"a.php:5", "a.php:9", "a.php:16"}},
+		{`B::lock`, []string{"a.php:9", "a.php:13", "a.php:15", "a.php:16"}},
+		{`Drv::driver`, []string{"b.php:4", "b.php:13"}},
+		{`X1::driver`, []string{"b.php:4", "b.php:13"}},
+		{`X2::driver`, []string{"b.php:4", "b.php:13"}},
+	} {
+		ids, outside, err := e.family(ctx, byQName(c.of).ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, id := range ids {
+			uses, err := st.UsesOf(ctx, id, string(fact.Calls))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, u := range uses {
+				if tr, ok := outside[id]; !ok || !within(u, tr) {
+					got = append(got, fmt.Sprintf("%s:%d", u.Path, u.Line))
+				}
+			}
+		}
+		slices.Sort(got)
+		want := slices.Clone(c.lines)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("uses of the family of %s = %v, want %v", c.of, got, want)
 		}
 	}
 }
