@@ -392,7 +392,12 @@ func (e *evaluator) position(p string, ln int, name string) (map[string]any, boo
 		return nil, false
 	}
 	text := lines[ln-1]
-	col := wordIndex(text, name)
+	// the name as written first: in `class Inner { function inner() {} }`
+	// the method is the second word
+	col := caseIndex(text, name)
+	if col < 0 {
+		col = wordIndex(text, name)
+	}
 	if col < 0 {
 		return nil, false
 	}
@@ -1003,6 +1008,8 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 				Detail: fmt.Sprintf("ragraf %s:%d, server %s | %s", n.Path, n.StartLine, strings.Join(got, ","), e.snippet(site{u.Path, u.Line}))}
 			if len(defs) == 0 && u.Receiver != "" {
 				d.Cause = "the server answers nothing on a receiver it does not type (" + u.Receiver + ")"
+			} else if len(defs) == 0 && u.Via == "@mixin" {
+				d.Cause = "found through the receiver class's @mixin tag; the server answers nothing there"
 			}
 			rep.Disagreements = append(rep.Disagreements, d)
 		}
