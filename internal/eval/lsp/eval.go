@@ -665,6 +665,13 @@ var (
 	useItem   = regexp.MustCompile(`(?i)^\s*(?:(?:function|const)\s+)?\\?([\w\\]+)\s+as\s+(\w+)\s*$`)
 )
 
+// selfInDocType tells whether a docblock line names constant name through
+// self:: or static:: (`@psalm-var self::SUPPORT_NO|self::SUPPORT_YES`).
+func selfInDocType(line, name string) bool {
+	return strings.HasPrefix(strings.TrimLeft(strings.TrimSpace(line), "/"), "*") &&
+		(strings.Contains(line, "self::"+name) || strings.Contains(line, "static::"+name))
+}
+
 // onlyInStrings tells whether name occurs on the line as a word and every
 // occurrence is inside a quoted string literal. For a function or a global
 // constant (member false), a name after `->` or `::` is a member of that
@@ -929,8 +936,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 			} else if d.Cause == "" && n.Kind.IsType() && wordIndex(line, n.Name) < 0 && (wordIndex(line, "self") >= 0 || wordIndex(line, "static") >= 0) {
 				s.ExtraAlias++
 				d.Cause = "written as self or static inside the class; the server does not list these"
-			} else if d.Cause == "" && n.Kind == fact.Constant && strings.HasPrefix(strings.TrimLeft(strings.TrimSpace(line), "/"), "*") &&
-				(strings.Contains(line, "self::"+n.Name) || strings.Contains(line, "static::"+n.Name)) {
+			} else if d.Cause == "" && n.Kind == fact.Constant && selfInDocType(line, n.Name) {
 				s.ExtraAlias++
 				d.Cause = "written as self::" + n.Name + " in a PHPDoc type; the server does not list class constants named through self there"
 			} else if d.Cause == "" && onlyInStrings(e.lineText(st.path, st.line), n.Name, isMember(n)) {
@@ -1010,6 +1016,8 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 				d.Cause = "the server answers nothing on a receiver it does not type (" + u.Receiver + ")"
 			} else if len(defs) == 0 && u.Via == "@mixin" {
 				d.Cause = "found through the receiver class's @mixin tag; the server answers nothing there"
+			} else if len(defs) == 0 && n.Kind == fact.Constant && selfInDocType(e.lineText(u.Path, u.Line), n.Name) {
+				d.Cause = "self::" + n.Name + " in a PHPDoc type; the server answers nothing there"
 			}
 			rep.Disagreements = append(rep.Disagreements, d)
 		}

@@ -348,13 +348,19 @@ func TestFT3_EvalLSPCauses(t *testing.T) {
 		t.Errorf("precision without explained extras %v, recall without strings %v; want 4/6 and 0.8", s.PrecisionExplained, s.RecallCode)
 	}
 	causes := map[string]string{}
-	silent := map[int]string{}
+	silent, docDef := map[int]string{}, ""
 	for _, d := range rep.Disagreements {
 		if d.What != "definition" {
 			causes[fmt.Sprintf("%s %s:%d", d.What, d.Path, d.Line)] = d.Cause
 		} else if d.Path == "b.php" {
 			silent[d.Line] = d.Cause
+		} else if d.Path == "h.php" && d.Line == 6 {
+			docDef = d.Cause
 		}
+	}
+	// nor does it answer a definition at self::LIMIT in the PHPDoc type
+	if !strings.Contains(docDef, "self::LIMIT in a PHPDoc type") {
+		t.Errorf("definition at h.php:6 explained as %q", docDef)
 	}
 	// this server is silent in b.php, where the @global tag names Db (no
 	// cause known), one call is on a global and one found through a @mixin
