@@ -109,7 +109,7 @@ type Score struct {
 	// Regrown counts the references requests whose answer grew when the
 	// same request was repeated (references), and the definition requests
 	// answered only when asked again.
-	Regrown     int     `json:"refs_answers_regrown"`
+	Regrown     int     `json:"answers_regrown"`
 	Precision   float64 `json:"precision"`
 	Recall      float64 `json:"recall"`
 	DefAgreeing float64 `json:"definition_agreement"`
@@ -549,8 +549,8 @@ func (e *evaluator) aliasAt(st site, n fact.Node) string {
 // maxAsks bounds how often one references request is repeated.
 const maxAsks = 5
 
-// references asks the server for references until two answers in a row
-// list the same locations, and returns the union of its answers. A server
+// references asks the server for references until an answer adds nothing
+// to the ones before, and returns the union of its answers. A server
 // may answer from an index it is still loading: intelephense's first answer
 // for WP_REST_Block_Types_Controller::get_item lists 5 uses and the same
 // request again 22 (the uses of the whole override family, as it lists for
@@ -818,58 +818,23 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	}
 	ours := map[site]bool{}
 	// a method's references are those of its override family (family)
-	family := []graph.Use{}
+	family, err := e.familyUses(ctx, n)
+	if err != nil {
+		return err
+	}
 	member := map[site]string{} // family member a family use belongs to
-	if n.Kind == fact.Method {
-		ids, outside, err := e.family(ctx, n.ID)
-		if err != nil {
-			return err
+	all := make([]graph.Use, 0, len(family)+len(uses))
+	for _, x := range family {
+		if x.Provenance == string(fact.Stated) {
+			member[site{x.Path, x.Line}] = x.Member
 		}
-		// implementations of the same method of one of PHP's own interfaces
-		// (ArrayAccess::offsetGet, JsonSerializable::jsonSerialize) are one
-		// family too: servers list them together, and no node joins them
-		sibs, err := e.builtinSiblings(ctx, n)
-		if err != nil {
-			return err
-		}
-		for _, s := range sibs {
-			more, out, err := e.family(ctx, s)
-			if err != nil {
-				return err
-			}
-			ids = append(ids, more...)
-			for id, t := range out {
-				if !slices.Contains(ids, id) {
-					outside[id] = t
-				}
-			}
-		}
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		for _, id := range ids {
-			if id == n.ID {
-				continue
-			}
-			u, err := e.st.UsesOf(ctx, id, refEdgeKinds...)
-			if err != nil {
-				return err
-			}
-			if t, ok := outside[id]; ok {
-				u = slices.DeleteFunc(u, func(x graph.Use) bool { return within(x, t) })
-			}
-			for _, x := range u {
-				if x.Provenance == string(fact.Stated) {
-					member[site{x.Path, x.Line}] = id
-				}
-			}
-			family = append(family, u...)
-		}
+		all = append(all, x.Use)
 	}
 	via := map[site]string{}     // how the receiver was typed, when not locally
 	mixin := map[site]bool{}     // calls found only through a @mixin
 	own := map[site]bool{}       // sites of n itself, not of its family
 	heuristic := map[site]bool{} // sites where ragraf has only a derived edge
-	for i, u := range append(family, uses...) {
+	for i, u := range append(all, uses...) {
 		st := site{u.Path, u.Line}
 		if u.Provenance == string(fact.Stated) {
 			ours[st] = true
@@ -1025,6 +990,70 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	return nil
 }
 
+// familyUses returns the uses of the other members of method n's override
+// family (none for other kinds), each with the member it uses.
+func (e *evaluator) familyUses(ctx context.Context, n fact.Node) ([]familyUse, error) {
+	if n.Kind != fact.Method {
+		return nil, nil
+	}
+	ids, outside, err := e.family(ctx, n.ID)
+	if err != nil {
+		return nil, err
+	}
+	// implementations of the same method of one of PHP's own interfaces
+	// (ArrayAccess::offsetGet, JsonSerializable::jsonSerialize) are one
+	// family too: servers list them together, and no node joins them
+	sibs, err := e.builtinSiblings(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	full := map[string]bool{} // members all of whose uses count
+	for _, id := range ids {
+		if _, ok := outside[id]; !ok {
+			full[id] = true
+		}
+	}
+	for _, s := range sibs {
+		more, out, err := e.walkFamily(ctx, s, true)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range more {
+			if t, ok := out[id]; !ok {
+				full[id] = true
+				delete(outside, id)
+			} else if !full[id] {
+				outside[id] = t
+			}
+		}
+		ids = append(ids, more...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var family []familyUse
+	for _, id := range ids {
+		if id == n.ID {
+			continue
+		}
+		u, err := e.st.UsesOf(ctx, id, refEdgeKinds...)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range u {
+			if t, ok := outside[id]; !ok || !within(x, t) {
+				family = append(family, familyUse{x, id})
+			}
+		}
+	}
+	return family, nil
+}
+
+// familyUse is a use of a member of an override family.
+type familyUse struct {
+	graph.Use
+	Member string // the member's node id
+}
+
 // builtinSiblings returns the project methods of n's name in other classes
 // that implement the same built-in interface method as n.
 func (e *evaluator) builtinSiblings(ctx context.Context, n fact.Node) ([]string, error) {
@@ -1125,14 +1154,27 @@ func (e *evaluator) builtinIfaces(ctx context.Context, id string, depth int) ([]
 // under the trait; such a method is returned in outside with its trait,
 // and the walk does not go on from it.
 func (e *evaluator) family(ctx context.Context, id string) (ids []string, outside map[string]fact.Node, err error) {
+	return e.walkFamily(ctx, id, false)
+}
+
+// walkFamily is family, from a sibling of the method asked about when
+// sibling is set (a method implementing the same method of one of PHP's
+// interfaces): everything it reaches is reached through a sibling.
+func (e *evaluator) walkFamily(ctx context.Context, id string, sibling bool) (ids []string, outside map[string]fact.Node, err error) {
 	seen := map[string]bool{id: true}
 	outside = map[string]fact.Node{}
+	if trait, ok, err := e.traitOf(ctx, id); err != nil {
+		return nil, nil, err
+	} else if ok && sibling {
+		outside[id] = trait
+		return []string{id}, outside, nil
+	}
 	type step struct {
 		id       string
 		up, down bool // directions still open from here
 		wentUp   bool // reached by going up from id at some point
 	}
-	queue := []step{{id, true, true, false}}
+	queue := []step{{id, true, true, sibling}}
 	chain := e.chain
 	for len(queue) > 0 {
 		cur := queue[0]

@@ -587,9 +587,10 @@ func TestOverrideFamily(t *testing.T) {
 
 // TestOverrideFamilyTraits: families through traits are what intelephense
 // listed for this project (asked at each declaration, 2026-11-30): a trait
-// method never leaves the trait upwards; reached through a sibling it brings
-// only its uses outside the trait; an abstract trait method and the using
-// classes' methods are one family.
+// method never leaves the trait upwards; reached through a sibling (also a
+// sibling by one of PHP's interfaces) it brings only its uses outside the
+// trait; an abstract trait method and the using classes' methods are one
+// family.
 func TestOverrideFamilyTraits(t *testing.T) {
 	root := buildProject(t, map[string]string{
 		"a.php": `<?php
@@ -609,6 +610,20 @@ class B implements LP {
 function f(LP $x) { $x->lock(); }
 function g(A $a) { $a->lock(); }
 `,
+		"c.php": `<?php
+interface Enum extends \JsonSerializable { public function jsonSerialize(): mixed; }
+trait EV {
+    public function jsonSerialize(): mixed { return 1; }
+    public function toJson() { return json_encode($this->jsonSerialize()); }
+}
+class Coll implements Enum { use EV; }
+class Pag implements \JsonSerializable {
+    public function jsonSerialize(): mixed { return 2; }
+    public function go() { return $this->jsonSerialize(); }
+}
+function f(Coll $c) { return $c->jsonSerialize(); }
+function g2(Enum $e) { return $e->jsonSerialize(); }
+`,
 		"b.php": `<?php
 trait Drv {
     abstract function driver();
@@ -626,7 +641,7 @@ class X2 {
 `})
 	ctx := context.Background()
 	st, byQName := openIndexed(t, root)
-	e := &evaluator{st: st}
+	e := &evaluator{st: st, ifaces: map[string][]string{}}
 	for _, c := range []struct {
 		of    string
 		lines []string // use sites intelephense lists
@@ -637,21 +652,28 @@ class X2 {
 		{`Drv::driver`, []string{"b.php:4", "b.php:13"}},
 		{`X1::driver`, []string{"b.php:4", "b.php:13"}},
 		{`X2::driver`, []string{"b.php:4", "b.php:13"}},
+		// JsonSerializable's implementations are one family with no node
+		// joining them; the trait's method is reached through a sibling
+		{`Pag::jsonSerialize`, []string{"c.php:10", "c.php:12", "c.php:13"}},
+		{`EV::jsonSerialize`, []string{"c.php:5", "c.php:12"}},
+		{`Enum::jsonSerialize`, []string{"c.php:5", "c.php:10", "c.php:12", "c.php:13"}},
 	} {
-		ids, outside, err := e.family(ctx, byQName(c.of).ID)
+		n := byQName(c.of)
+		family, err := e.familyUses(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := st.UsesOf(ctx, n.ID, string(fact.Calls))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, id := range ids {
-			uses, err := st.UsesOf(ctx, id, string(fact.Calls))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, u := range uses {
-				if tr, ok := outside[id]; !ok || !within(u, tr) {
-					got = append(got, fmt.Sprintf("%s:%d", u.Path, u.Line))
-				}
+		for _, u := range own {
+			got = append(got, fmt.Sprintf("%s:%d", u.Path, u.Line))
+		}
+		for _, u := range family {
+			if u.Kind == string(fact.Calls) {
+				got = append(got, fmt.Sprintf("%s:%d", u.Path, u.Line))
 			}
 		}
 		slices.Sort(got)
