@@ -27,6 +27,11 @@ type classCtx struct {
 	// trait: self and static name the class that uses the trait, unknown
 	// here, so `new self` or `instanceof static` references no class
 	trait bool
+	// aliases holds the PHPDoc type aliases the class's docblock declares
+	// (`@psalm-type Mode = 'a'|'b'`) with their types, and the ones it
+	// imports (`@psalm-import-type Size from Shapes`) with "": names of
+	// types, not of classes (typeAliases)
+	aliases map[string]string
 }
 
 // refWalker walks a whole file after the structural walk; it looks up the
@@ -41,6 +46,8 @@ type refWalker struct {
 	from   string
 	env    map[string]string // variable -> type descriptor
 	pinned map[string]int    // variable -> line of an inline @var that overrides its next assignment
+	// aliasDepth counts the PHPDoc type aliases being expanded (docAlt)
+	aliasDepth int
 	// touched collects the variables assigned while a branch runs (merge):
 	// one a branch leaves unknown may have been assigned an unknown value
 	touched map[string]bool
@@ -560,6 +567,7 @@ func (r *refWalker) classLike(n *sitter.Node) {
 	r.cls = ctx
 	if doc, dl := r.docBefore(n); doc != "" {
 		ln := line(n.StartPosition())
+		r.typeAliases(ctx, doc, dl)
 		for _, t := range docTags(doc) {
 			emit := r.docRefs(dl + t.line)
 			switch t.tag {

@@ -335,6 +335,20 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 		}
 		return nil
 	}
+	if body, ok := r.cls.alias(a); ok {
+		// a type alias: its type, and no reference here (its definition
+		// references the classes it names)
+		if body == "" || r.aliasDepth >= maxAliasDepth {
+			return nil
+		}
+		r.aliasDepth++
+		d := r.docType(body, inReturn, nil)
+		r.aliasDepth--
+		if d == "" {
+			return nil
+		}
+		return strings.Split(d, "|")
+	}
 	if builtinTypes[fact.Lower(a)] || !validName(a) {
 		return nil
 	}
@@ -343,6 +357,105 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 		emit(fq)
 	}
 	return []string{`\` + fq}
+}
+
+// maxAliasDepth bounds type aliases defined by other aliases.
+const maxAliasDepth = 4
+
+// alias returns the type of PHPDoc type alias name declared by the class
+// ("" for an imported one), if the class declares one of that name.
+func (c *classCtx) alias(name string) (string, bool) {
+	if c == nil {
+		return "", false
+	}
+	body, ok := c.aliases[name]
+	return body, ok
+}
+
+// typeAliases reads the type aliases a class docblock declares or imports
+// into ctx.aliases: `@psalm-type Name = Type` and `@phpstan-type Name Type`
+// (a type may run over several lines while its brackets are open),
+// `@psalm-import-type Name from Class [as Alias]` and its phpstan form. The
+// classes a definition names and the class an import comes from are
+// referenced at the tag's line (dl: the docblock's first line).
+func (r *refWalker) typeAliases(ctx *classCtx, doc string, dl int) {
+	type def struct {
+		body, from string // a definition's type, an import's class
+		line, end  int    // lines of the tag in the docblock
+	}
+	var defs []def
+	lines := strings.Split(doc, "\n")
+	for li := 0; li < len(lines); li++ {
+		ln := lines[li]
+		i := strings.Index(ln, "@")
+		if i < 0 {
+			continue
+		}
+		tag, rest, _ := strings.Cut(strings.TrimSpace(ln[i+1:]), " ")
+		tag = strings.TrimPrefix(strings.TrimPrefix(tag, "psalm-"), "phpstan-")
+		if tag != "type" && tag != "import-type" {
+			continue
+		}
+		rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "*/"))
+		f := strings.Fields(rest)
+		if len(f) == 0 || !validName(f[0]) || strings.Contains(f[0], `\`) {
+			continue
+		}
+		if ctx.aliases == nil {
+			ctx.aliases = map[string]string{}
+		}
+		if tag == "import-type" {
+			// Name from Class [as Alias]
+			name, from := f[0], ""
+			if len(f) >= 3 && fact.Lower(f[1]) == "from" && validName(f[2]) {
+				from = f[2]
+			}
+			if len(f) >= 5 && fact.Lower(f[3]) == "as" && validName(f[4]) {
+				name = f[4]
+			}
+			ctx.aliases[name] = ""
+			defs = append(defs, def{from: from, line: li, end: li})
+			continue
+		}
+		body := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest[len(f[0]):]), "="))
+		start := li
+		for open := brackets(body); open > 0 && li+1 < len(lines); {
+			li++
+			more := strings.TrimSpace(strings.TrimSuffix(strings.TrimLeft(strings.TrimSpace(lines[li]), "*"), "*/"))
+			open += brackets(more)
+			body += " " + more
+		}
+		ctx.aliases[f[0]] = body
+		defs = append(defs, def{body: body, line: start, end: li})
+	}
+	// references once every alias is known: one alias may use another
+	for _, d := range defs {
+		if d.from != "" {
+			r.emit(fact.RefDocType, r.sc.class(d.from), dl+d.line, "", "")
+			continue
+		}
+		r.docType(d.body, false, func(fq string) {
+			// at the line of the definition that writes the name
+			short := fq
+			if k := strings.LastIndexAny(fq, `\:`); k >= 0 {
+				short = fq[k+1:]
+			}
+			at := d.line
+			for l := d.line; l <= d.end; l++ {
+				if strings.Contains(lines[l], short) {
+					at = l
+					break
+				}
+			}
+			r.docRefs(dl + at)(fq)
+		})
+	}
+}
+
+// brackets counts the brackets s opens and does not close.
+func brackets(s string) int {
+	return strings.Count(s, "{") + strings.Count(s, "<") + strings.Count(s, "(") -
+		strings.Count(s, "}") - strings.Count(s, ">") - strings.Count(s, ")")
 }
 
 // validName reports whether s looks like a PHP (qualified) name.
