@@ -45,6 +45,7 @@ type resolver struct {
 	evalMemo      map[string][]string
 	lookMemo      map[string][]int
 	implementors  map[string][]string // built-in class or interface -> project classes inheriting from it
+	traitUsers    map[string][]string // trait -> project classes using it, directly or through other traits
 	out           Output
 }
 

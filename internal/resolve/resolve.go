@@ -23,11 +23,14 @@ package resolve
 import (
 	"context"
 	"encoding/json"
-	"golang.org/x/sync/errgroup"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
@@ -82,6 +85,7 @@ func Resolve(ctx context.Context, in Input) (Output, error) {
 	r.declare(in.Refs)
 	r.hierarchyEdges()
 	r.implementors = r.builtinImplementors()
+	r.traitUsers = r.usersOfTraits()
 	// The per-reference loop only reads the index built above and writes
 	// memos and output, so it runs on every core, each worker with its own
 	// memos and output over a contiguous share of the references; the outputs
@@ -306,6 +310,9 @@ const (
 	// a receiver typed by one of PHP's interfaces or classes: the project
 	// classes that implement the method (docs/accuracy.md)
 	pImplements = 0.8
+	// $this, self or static in a trait, the method declared by the classes
+	// that use the trait (docs/accuracy.md)
+	pTraitUser = 0.8
 	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
 	maxCandidates = 8
 	// maxImplementations bounds the implementations of a method of PHP's
@@ -525,6 +532,9 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	case len(classes) == 0:
 		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
 	}
+	if o, ok := r.traitUserCall(ref, classes); ok {
+		return o
+	}
 	owner := r.nodes[r.classes[classes[0]][0].idx].QName
 	if strings.HasPrefix(ref.Name, "__") {
 		// magic methods (a constructor above all) are never dispatched to
@@ -595,6 +605,77 @@ func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "implements", strings.Join(via, "|"))
 	}
 	return derived
+}
+
+// traitUserCall resolves a call on $this, self or static inside a trait to
+// a method the trait does not declare (`$this->app->make()` in a trait whose
+// using classes declare $app): the method is the using class's, so the
+// project classes that use the trait, and declare or inherit the method,
+// give its candidates. Classes outside the project may use the trait too,
+// so the targets are derived (calls_heuristic, p = pTraitUser / n, prop
+// `trait`), never proven. ok is false when classes are not all traits or no
+// using class has the method.
+func (r *resolver) traitUserCall(ref *fact.Ref, classes []string) (outcome, bool) {
+	name := fact.Lower(ref.Name)
+	var targets []int
+	var via []string
+	for _, c := range classes {
+		if r.nodes[r.classes[c][0].idx].Kind != fact.Trait {
+			return unresolved, false
+		}
+		found := false
+		for _, u := range r.traitUsers[c] {
+			for _, t := range r.lookupMethod(u, name) {
+				if r.nodes[t].Kind == fact.Method {
+					targets, found = append(targets, t), true
+				}
+			}
+		}
+		if found {
+			via = append(via, r.nodes[r.classes[c][0].idx].QName)
+		}
+	}
+	targets = dedupInts(targets)
+	if len(targets) == 0 || len(targets) > maxImplementations {
+		return unresolved, false
+	}
+	conf := heuristicConfidence(pTraitUser, len(targets))
+	for _, t := range targets {
+		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "trait", strings.Join(via, "|"))
+	}
+	return derived, true
+}
+
+// usersOfTraits maps each trait to the project classes (not traits) that
+// use it, directly or through traits that use it, sorted.
+func (r *resolver) usersOfTraits() map[string][]string {
+	users := map[string][]string{}
+	var add func(class, trait string, depth int)
+	add = func(class, trait string, depth int) {
+		if depth > maxDepth || slices.Contains(users[trait], class) {
+			return
+		}
+		users[trait] = append(users[trait], class)
+		for _, t := range r.classes[trait] {
+			for _, tt := range t.traits {
+				add(class, tt, depth+1)
+			}
+		}
+	}
+	for _, c := range slices.Sorted(maps.Keys(r.classes)) {
+		for _, ci := range r.classes[c] {
+			if r.nodes[ci.idx].Kind == fact.Trait {
+				continue
+			}
+			for _, t := range ci.traits {
+				add(c, t, 0)
+			}
+		}
+	}
+	for _, u := range users {
+		slices.Sort(u)
+	}
+	return users
 }
 
 // foreignAncestor returns the name of a parent or used trait of class, or of
