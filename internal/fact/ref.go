@@ -66,6 +66,15 @@ type Ref struct {
 	Props map[string]string
 }
 
+// PropAccess, in a property fetch's Props, says the property is written
+// (AccessWrite: `$o->p = …`) or read and written (AccessReadWrite: `$o->p .=
+// …`); a fetch without it is a read.
+const (
+	PropAccess      = "access"
+	AccessWrite     = "write"
+	AccessReadWrite = "readwrite"
+)
+
 // PropRelativeScope, in a static call's Props, says it was written with
 // self::, static:: or parent::.
 const PropRelativeScope = "relative_scope"

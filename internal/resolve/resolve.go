@@ -750,7 +750,40 @@ func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, 
 	case len(classes) == 0:
 		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
 	}
+	if ref.Kind == fact.RefPropFetch && r.magicProperty(ref, classes) {
+		return derived
+	}
 	return r.unresolvedRef(ref, ref.Name, what+" not found on "+r.nodes[r.classes[classes[0]][0].idx].QName)
+}
+
+// magicProperty links an access to a property the receiver's classes do not
+// declare to the magic methods PHP runs for it: __get to read, __set to
+// write, both for `.=` and the like. An object of a subclass may declare
+// the property, so these are candidates (calls_heuristic, p = pMagic / n for
+// n classes' methods), as for __call. It reports whether any class has them.
+func (r *resolver) magicProperty(ref *fact.Ref, classes []string) bool {
+	var magic []string
+	switch ref.Props[fact.PropAccess] {
+	case fact.AccessWrite:
+		magic = []string{"__set"}
+	case fact.AccessReadWrite:
+		magic = []string{"__get", "__set"}
+	default:
+		magic = []string{"__get"}
+	}
+	found := false
+	for _, name := range magic {
+		var targets []int
+		for _, c := range classes {
+			targets = append(targets, r.lookupMethod(c, name)...)
+		}
+		targets = dedupInts(targets)
+		for _, t := range targets {
+			r.edge(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, heuristicConfidence(pMagic, len(targets)))
+			found = true
+		}
+	}
+	return found
 }
 
 func (r *resolver) dynamicCall(ref *fact.Ref) outcome {

@@ -48,6 +48,10 @@ type refWalker struct {
 	pinned map[string]int    // variable -> line of an inline @var that overrides its next assignment
 	// aliasDepth counts the PHPDoc type aliases being expanded (docAlt)
 	aliasDepth int
+	// lhs is the property access an assignment is writing, and lhsAccess
+	// how: fact.AccessWrite (`=`) or fact.AccessReadWrite (`.=`, `??=`, …)
+	lhs       *sitter.Node
+	lhsAccess string
 	// touched collects the variables assigned while a branch runs (merge):
 	// one a branch leaves unknown may have been assigned an unknown value
 	touched map[string]bool
@@ -196,6 +200,9 @@ func (r *refWalker) visit(n *sitter.Node) {
 		if nm != nil {
 			if nm.Kind() == "name" {
 				r.emitN(fact.RefPropFetch, nm, r.text(nm), d, "")
+				if n == r.lhs {
+					r.refs[len(r.refs)-1].Props = map[string]string{fact.PropAccess: r.lhsAccess}
+				}
 			} else {
 				r.visit(nm)
 			}
@@ -309,7 +316,11 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.assign(n)
 	case "augmented_assignment_expression":
 		r.propAssign(n)
+		if left := n.ChildByFieldName("left"); left != nil && left.Kind() == "member_access_expression" {
+			r.writing(left, fact.AccessReadWrite)
+		}
 		r.children(n)
+		r.lhs = nil
 	case "if_statement":
 		r.ifStmt(n)
 	case "switch_statement":
@@ -1117,7 +1128,11 @@ func (r *refWalker) assign(n *sitter.Node) {
 		return
 	}
 	if left.Kind() != "variable_name" {
+		if left.Kind() == "member_access_expression" {
+			r.writing(left, fact.AccessWrite)
+		}
 		r.visit(left)
+		r.lhs = nil
 		return
 	}
 	name := strings.TrimPrefix(r.text(left), "$")
@@ -1138,6 +1153,13 @@ func (r *refWalker) assign(n *sitter.Node) {
 	} else {
 		delete(r.env, name)
 	}
+}
+
+// writing marks the property access an assignment writes, so the fetch
+// reference made for it says how it is accessed (a class without the
+// property runs __set, or __get and __set, instead of __get).
+func (r *refWalker) writing(left *sitter.Node, access string) {
+	r.lhs, r.lhsAccess = left, access
 }
 
 // touch records that variable name was assigned (see touched).
