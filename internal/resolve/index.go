@@ -46,6 +46,7 @@ type resolver struct {
 	lookMemo      map[string][]int
 	implementors  map[string][]string // built-in class or interface -> project classes inheriting from it
 	traitUsers    map[string][]string // trait -> project classes using it, directly or through other traits
+	children      map[string][]string // class or interface -> project classes and interfaces extending or implementing it
 	out           Output
 }
 

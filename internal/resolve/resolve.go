@@ -86,6 +86,7 @@ func Resolve(ctx context.Context, in Input) (Output, error) {
 	r.hierarchyEdges()
 	r.implementors = r.builtinImplementors()
 	r.traitUsers = r.usersOfTraits()
+	r.children = r.childClasses()
 	// The per-reference loop only reads the index built above and writes
 	// memos and output, so it runs on every core, each worker with its own
 	// memos and output over a contiguous share of the references; the outputs
@@ -313,6 +314,9 @@ const (
 	// $this, self or static in a trait, the method declared by the classes
 	// that use the trait (docs/accuracy.md)
 	pTraitUser = 0.8
+	// a receiver whose class or interface lacks the method: the methods of
+	// its subclasses and implementations (docs/accuracy.md)
+	pSubclass = 0.8
 	// maxCandidates bounds name-matched candidates; more is noise, recorded unresolved.
 	maxCandidates = 8
 	// maxImplementations bounds the implementations of a method of PHP's
@@ -565,7 +569,72 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 			}
 		}
 	}
+	if ref.Kind == fact.RefMethodCall && r.subclassCall(ref, classes) {
+		return derived
+	}
 	return r.unresolvedRef(ref, ref.Name, "method not found on "+owner)
+}
+
+// subclassCall resolves an instance call to a method the receiver's class
+// or interface neither declares nor inherits, nor catches with __call
+// (`$this->_exec()` in WordPress's ftp_base, which each of its subclasses
+// declares): the object is one of a subclass or implementation that has
+// it, so their methods are the candidates (calls_heuristic, p =
+// pSubclass / n, at most maxImplementations, prop `subclass_of`). It
+// reports whether there was one.
+func (r *resolver) subclassCall(ref *fact.Ref, classes []string) bool {
+	name := fact.Lower(ref.Name)
+	var targets []int
+	var via []string
+	for _, c := range classes {
+		found := false
+		seen := map[string]bool{c: true}
+		stack := slices.Clone(r.children[c])
+		for len(stack) > 0 {
+			d := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			for _, t := range r.lookupMethod(d, name) {
+				if r.nodes[t].Kind == fact.Method {
+					targets, found = append(targets, t), true
+				}
+			}
+			stack = append(stack, r.children[d]...)
+		}
+		if found {
+			via = append(via, r.nodes[r.classes[c][0].idx].QName)
+		}
+	}
+	targets = dedupInts(targets)
+	if len(targets) == 0 || len(targets) > maxImplementations {
+		return false
+	}
+	conf := heuristicConfidence(pSubclass, len(targets))
+	for _, t := range targets {
+		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "subclass_of", strings.Join(via, "|"))
+	}
+	return true
+}
+
+// childClasses maps each class and interface to the project classes and
+// interfaces that extend or implement it directly, sorted.
+func (r *resolver) childClasses() map[string][]string {
+	out := map[string][]string{}
+	for _, c := range slices.Sorted(maps.Keys(r.classes)) {
+		for _, ci := range r.classes[c] {
+			for _, list := range [][]string{ci.parents, ci.ifaces} {
+				for _, p := range list {
+					if !slices.Contains(out[p], c) {
+						out[p] = append(out[p], c)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // implementedCall resolves an instance method call (`->`, never a magic
