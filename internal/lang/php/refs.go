@@ -49,7 +49,9 @@ type refWalker struct {
 	// aliasDepth counts the PHPDoc type aliases being expanded (docAlt)
 	aliasDepth int
 	// lhs is the property access an assignment is writing, and lhsAccess
-	// how: fact.AccessWrite (`=`) or fact.AccessReadWrite (`.=`, `??=`, …)
+	// how: fact.AccessWrite (`=`) or fact.AccessReadWrite (`.=`, `??=`, …);
+	// its fetch reference says so (a class without the property runs
+	// __set, or __get and __set, instead of __get)
 	lhs       *sitter.Node
 	lhsAccess string
 	// touched collects the variables assigned while a branch runs (merge):
@@ -317,7 +319,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 	case "augmented_assignment_expression":
 		r.propAssign(n)
 		if left := n.ChildByFieldName("left"); left != nil && left.Kind() == "member_access_expression" {
-			r.writing(left, fact.AccessReadWrite)
+			r.lhs, r.lhsAccess = left, fact.AccessReadWrite
 		}
 		r.children(n)
 		r.lhs = nil
@@ -1129,7 +1131,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 	}
 	if left.Kind() != "variable_name" {
 		if left.Kind() == "member_access_expression" {
-			r.writing(left, fact.AccessWrite)
+			r.lhs, r.lhsAccess = left, fact.AccessWrite
 		}
 		r.visit(left)
 		r.lhs = nil
@@ -1153,13 +1155,6 @@ func (r *refWalker) assign(n *sitter.Node) {
 	} else {
 		delete(r.env, name)
 	}
-}
-
-// writing marks the property access an assignment writes, so the fetch
-// reference made for it says how it is accessed (a class without the
-// property runs __set, or __get and __set, instead of __get).
-func (r *refWalker) writing(left *sitter.Node, access string) {
-	r.lhs, r.lhsAccess = left, access
 }
 
 // touch records that variable name was assigned (see touched).
