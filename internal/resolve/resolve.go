@@ -536,8 +536,8 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	case len(classes) == 0:
 		return r.unresolvedRef(ref, ref.Name, "receiver class not found")
 	}
-	if o, ok := r.traitUserCall(ref, classes); ok {
-		return o
+	if r.traitUserCall(ref, classes) {
+		return derived
 	}
 	owner := r.nodes[r.classes[classes[0]][0].idx].QName
 	if strings.HasPrefix(ref.Name, "__") {
@@ -608,13 +608,21 @@ func (r *resolver) subclassCall(ref *fact.Ref, classes []string) bool {
 			via = append(via, r.nodes[r.classes[c][0].idx].QName)
 		}
 	}
+	return r.candidateCalls(ref, targets, pSubclass, "subclass_of", strings.Join(via, "|"))
+}
+
+// candidateCalls links ref to each of targets, found exactly (not matched by
+// name), as a calls_heuristic candidate of confidence p / n, with prop key
+// saying how they were found. It reports false, linking nothing, when there
+// are none or more than maxImplementations.
+func (r *resolver) candidateCalls(ref *fact.Ref, targets []int, p float64, key, value string) bool {
 	targets = dedupInts(targets)
 	if len(targets) == 0 || len(targets) > maxImplementations {
 		return false
 	}
-	conf := heuristicConfidence(pSubclass, len(targets))
+	conf := heuristicConfidence(p, len(targets))
 	for _, t := range targets {
-		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "subclass_of", strings.Join(via, "|"))
+		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, key, value)
 	}
 	return true
 }
@@ -665,13 +673,8 @@ func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 			via = append(via, builtinName(b))
 		}
 	}
-	targets = dedupInts(targets)
-	if len(targets) == 0 || len(targets) > maxImplementations {
+	if !r.candidateCalls(ref, targets, pImplements, "implements", strings.Join(via, "|")) {
 		return external
-	}
-	conf := heuristicConfidence(pImplements, len(targets))
-	for _, t := range targets {
-		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "implements", strings.Join(via, "|"))
 	}
 	return derived
 }
@@ -682,15 +685,15 @@ func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 // project classes that use the trait, and declare or inherit the method,
 // give its candidates. Classes outside the project may use the trait too,
 // so the targets are derived (calls_heuristic, p = pTraitUser / n, prop
-// `trait`), never proven. ok is false when classes are not all traits or no
-// using class has the method.
-func (r *resolver) traitUserCall(ref *fact.Ref, classes []string) (outcome, bool) {
+// `trait`), never proven. It reports false when classes are not all traits
+// or no using class has the method.
+func (r *resolver) traitUserCall(ref *fact.Ref, classes []string) bool {
 	name := fact.Lower(ref.Name)
 	var targets []int
 	var via []string
 	for _, c := range classes {
 		if r.nodes[r.classes[c][0].idx].Kind != fact.Trait {
-			return unresolved, false
+			return false
 		}
 		found := false
 		for _, u := range r.traitUsers[c] {
@@ -704,15 +707,7 @@ func (r *resolver) traitUserCall(ref *fact.Ref, classes []string) (outcome, bool
 			via = append(via, r.nodes[r.classes[c][0].idx].QName)
 		}
 	}
-	targets = dedupInts(targets)
-	if len(targets) == 0 || len(targets) > maxImplementations {
-		return unresolved, false
-	}
-	conf := heuristicConfidence(pTraitUser, len(targets))
-	for _, t := range targets {
-		r.edgeProps(fact.CallsHeuristic, ref.From, r.nodes[t].ID, ref, fact.Derived, conf, "trait", strings.Join(via, "|"))
-	}
-	return derived, true
+	return r.candidateCalls(ref, targets, pTraitUser, "trait", strings.Join(via, "|"))
 }
 
 // usersOfTraits maps each trait to the project classes (not traits) that
