@@ -817,7 +817,29 @@ func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, 
 	if ref.Kind == fact.RefPropFetch && r.magicProperty(ref, classes) {
 		return derived
 	}
-	return r.unresolvedRef(ref, ref.Name, what+" not found on "+r.nodes[r.classes[classes[0]][0].idx].QName)
+	reason := what + " not found on " + r.nodes[r.classes[classes[0]][0].idx].QName
+	if users := r.declaredByUsers(classes, ref.Name, lookup); len(users) > 0 {
+		// a reference must be proven, and classes outside the project may
+		// use the trait too; the reason names where the project declares it
+		reason += ", a trait; declared by the classes that use it: " + strings.Join(users, ", ")
+	}
+	return r.unresolvedRef(ref, ref.Name, reason)
+}
+
+// declaredByUsers returns the qualified names, at most four, of the members
+// named name that the project classes using trait classes[0] declare or
+// inherit.
+func (r *resolver) declaredByUsers(classes []string, name string, lookup func(class, name string) []int) []string {
+	var out []string
+	for _, u := range r.traitUsers[classes[0]] {
+		for _, t := range lookup(u, name) {
+			if q := r.nodes[t].QName; !slices.Contains(out, q) && len(out) < 4 {
+				out = append(out, q)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // magicProperty links an access to a property the receiver's classes do not

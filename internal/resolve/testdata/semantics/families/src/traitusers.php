@@ -15,6 +15,11 @@ trait Talks
     {
         return static::create(); // only Person declares create()
     }
+
+    public function label()
+    {
+        return $this->label; // Person's; a reference must be proven: unresolved
+    }
 }
 
 trait Loud
@@ -25,6 +30,8 @@ trait Loud
 class Person
 {
     use Talks;
+
+    public $label = 'person';
 
     public function name() { return 'p'; }
 
