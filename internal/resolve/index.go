@@ -190,15 +190,15 @@ func (r *resolver) hierarchyEdges() {
 	uppers := func(c *classInfo, name string) []int {
 		var targets []int
 		for _, p := range c.parents {
-			targets = append(targets, r.lookupMethod(p, name)...)
+			targets = append(targets, r.lookupInherited(p, name)...)
 		}
 		for _, p := range c.ifaces {
-			targets = append(targets, r.lookupMethod(p, name)...)
+			targets = append(targets, r.lookupInherited(p, name)...)
 		}
 		// an abstract method of a used trait is a requirement the class
 		// implements, as an interface's is
 		for _, p := range c.traits {
-			for _, t := range r.lookupMethod(p, name) {
+			for _, t := range r.lookupInherited(p, name) {
 				if r.abstract(t) {
 					targets = append(targets, t)
 				}
@@ -237,7 +237,7 @@ func (r *resolver) hierarchyEdges() {
 					continue
 				}
 				var impls []int
-				for _, m := range r.lookupMethod(fact.Lower(cn.QName), name) {
+				for _, m := range r.lookupInherited(fact.Lower(cn.QName), name) {
 					if pc := r.classByID[r.nodes[m].Parent]; pc != nil && r.nodes[pc.idx].Kind != fact.Interface {
 						impls = append(impls, m)
 					}
@@ -309,12 +309,26 @@ func (r *resolver) lookupMethod(class, name string) []int {
 		return v
 	}
 	r.lookMemo[key] = nil // cycle guard
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.methods[name] }, true)
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.methods[name] }, true, true)
 	r.lookMemo[key] = v
 	return v
 }
 
-func (r *resolver) lookup(class, name string, depth int, own func(*classInfo) []int, methods bool) []int {
+// lookupInherited is lookupMethod without @mixin classes: what class
+// declares or inherits, which its methods override. A mixin's methods are
+// delegated to (by __call), not inherited.
+func (r *resolver) lookupInherited(class, name string) []int {
+	key := "i\x00" + class + "\x00" + name
+	if v, ok := r.lookMemo[key]; ok {
+		return v
+	}
+	r.lookMemo[key] = nil // cycle guard
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.methods[name] }, true, false)
+	r.lookMemo[key] = v
+	return v
+}
+
+func (r *resolver) lookup(class, name string, depth int, own func(*classInfo) []int, methods, mixins bool) []int {
 	if depth > maxDepth {
 		return nil
 	}
@@ -345,21 +359,21 @@ func (r *resolver) lookup(class, name string, depth int, own func(*classInfo) []
 		}
 		var found []int
 		for _, t := range c.traits {
-			found = append(found, r.lookup(t, name, depth+1, own, methods)...)
+			found = append(found, r.lookup(t, name, depth+1, own, methods, mixins)...)
 		}
 		if len(found) == 0 {
 			for _, p := range c.parents {
-				found = append(found, r.lookup(p, name, depth+1, own, methods)...)
+				found = append(found, r.lookup(p, name, depth+1, own, methods, mixins)...)
 			}
 		}
 		if len(found) == 0 {
 			for _, p := range c.ifaces {
-				found = append(found, r.lookup(p, name, depth+1, own, methods)...)
+				found = append(found, r.lookup(p, name, depth+1, own, methods, mixins)...)
 			}
 		}
-		if len(found) == 0 {
+		if len(found) == 0 && mixins {
 			for _, p := range c.mixins {
-				found = append(found, r.lookup(p, name, depth+1, own, methods)...)
+				found = append(found, r.lookup(p, name, depth+1, own, methods, mixins)...)
 			}
 		}
 		out = append(out, found...)
@@ -373,7 +387,7 @@ func (r *resolver) lookupProp(class, name string) []int {
 		return v
 	}
 	r.lookMemo[key] = nil
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.props[name] }, false)
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.props[name] }, false, true)
 	r.lookMemo[key] = v
 	return v
 }
@@ -384,7 +398,7 @@ func (r *resolver) lookupConst(class, name string) []int {
 		return v
 	}
 	r.lookMemo[key] = nil
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.consts[name] }, false)
+	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.consts[name] }, false, true)
 	r.lookMemo[key] = v
 	return v
 }
