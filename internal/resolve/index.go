@@ -304,26 +304,32 @@ const maxDepth = 24
 // aliases), then the parent chain; interfaces and @mixin classes last, for
 // abstract classes, interfaces and documented delegation.
 func (r *resolver) lookupMethod(class, name string) []int {
-	key := "m\x00" + class + "\x00" + name
-	if v, ok := r.lookMemo[key]; ok {
-		return v
-	}
-	r.lookMemo[key] = nil // cycle guard
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.methods[name] }, true, true)
-	r.lookMemo[key] = v
-	return v
+	return r.memoLookup('m', class, name, func(c *classInfo) []int { return c.methods[name] }, true, true)
 }
 
 // lookupInherited is lookupMethod without @mixin classes: what class
 // declares or inherits, which its methods override. A mixin's methods are
 // delegated to (by __call), not inherited.
 func (r *resolver) lookupInherited(class, name string) []int {
-	key := "i\x00" + class + "\x00" + name
+	return r.memoLookup('i', class, name, func(c *classInfo) []int { return c.methods[name] }, true, false)
+}
+
+func (r *resolver) lookupProp(class, name string) []int {
+	return r.memoLookup('p', class, name, func(c *classInfo) []int { return c.props[name] }, false, true)
+}
+
+func (r *resolver) lookupConst(class, name string) []int {
+	return r.memoLookup('k', class, name, func(c *classInfo) []int { return c.consts[name] }, false, true)
+}
+
+// memoLookup is lookup memoised per kind of member (what), class and name.
+func (r *resolver) memoLookup(what byte, class, name string, own func(*classInfo) []int, methods, mixins bool) []int {
+	key := string(what) + "\x00" + class + "\x00" + name
 	if v, ok := r.lookMemo[key]; ok {
 		return v
 	}
 	r.lookMemo[key] = nil // cycle guard
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.methods[name] }, true, false)
+	v := r.lookup(class, name, 0, own, methods, mixins)
 	r.lookMemo[key] = v
 	return v
 }
@@ -379,28 +385,6 @@ func (r *resolver) lookup(class, name string, depth int, own func(*classInfo) []
 		out = append(out, found...)
 	}
 	return dedupInts(out)
-}
-
-func (r *resolver) lookupProp(class, name string) []int {
-	key := "p\x00" + class + "\x00" + name
-	if v, ok := r.lookMemo[key]; ok {
-		return v
-	}
-	r.lookMemo[key] = nil
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.props[name] }, false, true)
-	r.lookMemo[key] = v
-	return v
-}
-
-func (r *resolver) lookupConst(class, name string) []int {
-	key := "k\x00" + class + "\x00" + name
-	if v, ok := r.lookMemo[key]; ok {
-		return v
-	}
-	r.lookMemo[key] = nil
-	v := r.lookup(class, name, 0, func(c *classInfo) []int { return c.consts[name] }, false, true)
-	r.lookMemo[key] = v
-	return v
 }
 
 // docMember finds a PHPDoc-declared member through the hierarchy.

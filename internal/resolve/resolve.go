@@ -539,7 +539,7 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	if r.traitUserCall(ref, classes) {
 		return derived
 	}
-	owner := r.nodes[r.classes[classes[0]][0].idx].QName
+	owner := r.qname(classes[0])
 	if strings.HasPrefix(ref.Name, "__") {
 		// magic methods (a constructor above all) are never dispatched to
 		// __call or __callStatic
@@ -583,32 +583,27 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 // pSubclass / n, at most maxImplementations, prop `subclass_of`). It
 // reports whether there was one.
 func (r *resolver) subclassCall(ref *fact.Ref, classes []string) bool {
-	name := fact.Lower(ref.Name)
-	var targets []int
-	var via []string
-	for _, c := range classes {
-		found := false
-		seen := map[string]bool{c: true}
-		stack := slices.Clone(r.children[c])
-		for len(stack) > 0 {
-			d := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if seen[d] {
-				continue
-			}
-			seen[d] = true
-			for _, t := range r.lookupMethod(d, name) {
-				if r.nodes[t].Kind == fact.Method {
-					targets, found = append(targets, t), true
-				}
-			}
-			stack = append(stack, r.children[d]...)
+	targets, via := r.methodsOfMembers(fact.Lower(ref.Name), classes, r.descendants, r.qname, nil)
+	return r.candidateCalls(ref, targets, pSubclass, "subclass_of", via)
+}
+
+// descendants lists the project classes and interfaces that extend or
+// implement class, directly or not.
+func (r *resolver) descendants(class string) []string {
+	var out []string
+	seen := map[string]bool{class: true}
+	stack := slices.Clone(r.children[class])
+	for len(stack) > 0 {
+		d := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[d] {
+			continue
 		}
-		if found {
-			via = append(via, r.nodes[r.classes[c][0].idx].QName)
-		}
+		seen[d] = true
+		out = append(out, d)
+		stack = append(stack, r.children[d]...)
 	}
-	return r.candidateCalls(ref, targets, pSubclass, "subclass_of", strings.Join(via, "|"))
+	return out
 }
 
 // candidateCalls links ref to each of targets, found exactly (not matched by
@@ -655,28 +650,46 @@ func (r *resolver) childClasses() map[string][]string {
 // of them; the call stays external otherwise.
 func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 	name := fact.Lower(ref.Name)
+	var declaring []string
+	for _, b := range builtin {
+		if _, ok := builtins().methods[b+"::"+name]; ok {
+			declaring = append(declaring, b)
+		}
+	}
+	targets, via := r.methodsOfMembers(name, declaring, func(b string) []string { return r.implementors[b] }, builtinName,
+		func(t int) bool { return !r.abstract(t) })
+	if !r.candidateCalls(ref, targets, pImplements, "implements", via) {
+		return external
+	}
+	return derived
+}
+
+// methodsOfMembers collects the methods name of the member classes of each
+// group (a type's implementations, a trait's users, a class's subclasses)
+// that keep accepts (nil: all), and the labels of the groups that gave one,
+// joined by "|".
+func (r *resolver) methodsOfMembers(name string, groups []string, members func(g string) []string, label func(g string) string, keep func(t int) bool) ([]int, string) {
 	var targets []int
 	var via []string
-	for _, b := range builtin {
-		if _, ok := builtins().methods[b+"::"+name]; !ok {
-			continue
-		}
+	for _, g := range groups {
 		found := false
-		for _, c := range r.implementors[b] {
+		for _, c := range members(g) {
 			for _, t := range r.lookupMethod(c, name) {
-				if r.nodes[t].Kind == fact.Method && !r.abstract(t) {
+				if r.nodes[t].Kind == fact.Method && (keep == nil || keep(t)) {
 					targets, found = append(targets, t), true
 				}
 			}
 		}
 		if found {
-			via = append(via, builtinName(b))
+			via = append(via, label(g))
 		}
 	}
-	if !r.candidateCalls(ref, targets, pImplements, "implements", strings.Join(via, "|")) {
-		return external
-	}
-	return derived
+	return targets, strings.Join(via, "|")
+}
+
+// qname is the qualified name of project class c (lower-cased FQ key).
+func (r *resolver) qname(c string) string {
+	return r.nodes[r.classes[c][0].idx].QName
 }
 
 // traitUserCall resolves a call on $this, self or static inside a trait to
@@ -688,26 +701,13 @@ func (r *resolver) implementedCall(ref *fact.Ref, builtin []string) outcome {
 // `trait`), never proven. It reports false when classes are not all traits
 // or no using class has the method.
 func (r *resolver) traitUserCall(ref *fact.Ref, classes []string) bool {
-	name := fact.Lower(ref.Name)
-	var targets []int
-	var via []string
 	for _, c := range classes {
 		if r.nodes[r.classes[c][0].idx].Kind != fact.Trait {
 			return false
 		}
-		found := false
-		for _, u := range r.traitUsers[c] {
-			for _, t := range r.lookupMethod(u, name) {
-				if r.nodes[t].Kind == fact.Method {
-					targets, found = append(targets, t), true
-				}
-			}
-		}
-		if found {
-			via = append(via, r.nodes[r.classes[c][0].idx].QName)
-		}
 	}
-	return r.candidateCalls(ref, targets, pTraitUser, "trait", strings.Join(via, "|"))
+	targets, via := r.methodsOfMembers(fact.Lower(ref.Name), classes, func(c string) []string { return r.traitUsers[c] }, r.qname, nil)
+	return r.candidateCalls(ref, targets, pTraitUser, "trait", via)
 }
 
 // usersOfTraits maps each trait to the project classes (not traits) that
@@ -817,7 +817,7 @@ func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, 
 	if ref.Kind == fact.RefPropFetch && r.magicProperty(ref, classes) {
 		return derived
 	}
-	reason := what + " not found on " + r.nodes[r.classes[classes[0]][0].idx].QName
+	reason := what + " not found on " + r.qname(classes[0])
 	if users := r.declaredByUsers(classes, ref.Name, lookup); len(users) > 0 {
 		// a reference must be proven, and classes outside the project may
 		// use the trait too; the reason names where the project declares it
