@@ -36,28 +36,56 @@ type Result struct {
 
 // Extractor parses PHP files. It is not safe for concurrent use.
 type Extractor struct {
-	parser *sitter.Parser
+	parser *sitter.Parser // PHP with HTML
+	only   *sitter.Parser // PHP alone, for files that are only PHP (parse)
 }
 
-// language is the PHP grammar (PHP with HTML), loaded once.
-var language = sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(tsphp.LanguagePHP()) })
+// language is the PHP grammar (PHP with HTML), and languageOnly the grammar
+// of PHP alone; each loaded once.
+var (
+	language     = sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(tsphp.LanguagePHP()) })
+	languageOnly = sync.OnceValue(func() *sitter.Language { return sitter.NewLanguage(tsphp.LanguagePHPOnly()) })
+)
 
-// New returns an Extractor; Close it when done (the parser holds C memory).
+// New returns an Extractor; Close it when done (the parsers hold C memory).
 func New() (*Extractor, error) {
 	p, err := sitter.NewParser(language())
 	if err != nil {
 		return nil, fmt.Errorf("PHP: %w", err)
 	}
-	return &Extractor{parser: p}, nil
+	only, err := sitter.NewParser(languageOnly())
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("PHP: %w", err)
+	}
+	return &Extractor{parser: p, only: only}, nil
 }
 
-// Close frees the parser.
-func (x *Extractor) Close() { x.parser.Close() }
+// Close frees the parsers.
+func (x *Extractor) Close() {
+	x.parser.Close()
+	x.only.Close()
+}
+
+// parse parses src with the grammar of PHP alone when the file is only PHP,
+// and with the grammar of PHP with HTML otherwise. The first parses about a
+// fifth faster and gives the same tree for a file that opens with `<?php`,
+// never closes it and has no syntax error (kinds, ranges, parents and fields
+// of every node: TestPHPOnlyGrammarSameTree, on the corpora too); any other
+// file, or one where the first finds an error, is parsed by the second.
+func (x *Extractor) parse(ctx context.Context, src []byte) (*sitter.Tree, error) {
+	if bytes.HasPrefix(src, []byte("<?php")) && !bytes.Contains(src, []byte("?>")) {
+		if t, err := x.only.Parse(ctx, src); err == nil && !t.RootNode().HasError() {
+			return t, nil
+		}
+	}
+	return x.parser.Parse(ctx, src)
+}
 
 // File extracts the facts of one file. path is the project-relative slash path;
 // src is the file content with BOM removed and line endings normalised.
 func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, error) {
-	tree, err := x.parser.Parse(ctx, src)
+	tree, err := x.parse(ctx, src)
 	if err != nil {
 		return Result{}, fmt.Errorf("parsing %s: %w", path, err)
 	}
