@@ -74,12 +74,18 @@ func (x *Extractor) Close() {
 // of every node: TestPHPOnlyGrammarSameTree, on the corpora too); any other
 // file, or one where the first finds an error, is parsed by the second.
 func (x *Extractor) parse(ctx context.Context, src []byte) (*sitter.Tree, error) {
-	if bytes.HasPrefix(src, []byte("<?php")) && !bytes.Contains(src, []byte("?>")) {
+	if onlyPHP(src) {
 		if t, err := x.only.Parse(ctx, src); err == nil && !t.RootNode().HasError() {
 			return t, nil
 		}
 	}
 	return x.parser.Parse(ctx, src)
+}
+
+// onlyPHP reports whether src opens with `<?php` and never closes it: a
+// file the grammar of PHP alone may parse (parse).
+func onlyPHP(src []byte) bool {
+	return bytes.HasPrefix(src, []byte("<?php")) && !bytes.Contains(src, []byte("?>"))
 }
 
 // File extracts the facts of one file. path is the project-relative slash path;

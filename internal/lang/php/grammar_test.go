@@ -1,7 +1,6 @@
 package php
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -27,7 +26,7 @@ func treeDump(n *sitter.Node, depth int, b *strings.Builder) {
 // false when the extractor parses src with the grammar of PHP with HTML.
 func sameTree(t *testing.T, x *Extractor, src []byte) (used, same bool) {
 	t.Helper()
-	if !bytes.HasPrefix(src, []byte("<?php")) || bytes.Contains(src, []byte("?>")) {
+	if !onlyPHP(src) {
 		return false, false
 	}
 	only, err := x.only.Parse(context.Background(), src)
