@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -346,6 +347,20 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		chunks = append(chunks, r.chunks...)
 		refs = append(refs, r.refs...)
 	}
+	snapshots := make(map[string][]byte, len(results))
+	for i := range results {
+		if results[i].snapshot != nil {
+			snapshots[results[i].row.Path] = results[i].snapshot
+		}
+	}
+	snapshot := func(p string) []byte { return snapshots[p] }
+	// Without a parent to update, the stores are written from scratch: start
+	// with what extraction alone gives while resolution runs.
+	var early *fullWrite
+	if opts.Full || info.ParentRev == "" {
+		early = startFullWrite(ctx, dir, rows, snapshot, chunks)
+		defer early.abandon()
+	}
 	resolved, err := resolve.Resolve(ctx, resolve.Input{Nodes: nodes, Refs: refs})
 	if err != nil {
 		return err
@@ -363,14 +378,8 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	info.FilesTotal, info.Nodes, info.Edges, info.Chunks = len(rows), len(nodes), len(edges), len(chunks)
 
-	snapshots := make(map[string][]byte, len(results))
-	for i := range results {
-		if results[i].snapshot != nil {
-			snapshots[results[i].row.Path] = results[i].snapshot
-		}
-	}
 	gc := graph.Content{
-		Files: rows, Snapshot: func(p string) []byte { return snapshots[p] },
+		Files: rows, Snapshot: snapshot,
 		Nodes: nodes, Edges: edges, Unresolved: resolved.Unresolved, Meta: resolved.Meta,
 	}
 	// row fingerprints: what changed since the parent, and kept for the next
@@ -378,11 +387,14 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	dch := make(chan *rowDigests, 1)
 	go func() { dch <- contentDigests(gc, chunks) }()
 	digests := sync.OnceValue(func() *rowDigests { return <-dch })
-	if opts.Full || !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks, digests) {
-		if err := writeStores(ctx, dir, gc, chunks); err != nil {
-			digests()
-			return err
-		}
+	if early != nil {
+		err = early.finish(&gc)
+	} else if !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks, digests) {
+		err = writeStores(ctx, dir, gc, chunks)
+	}
+	if err != nil {
+		digests()
+		return err
 	}
 	if err := writeDigests(dir, digests()); err != nil {
 		return fmt.Errorf("writing row digests: %w", err)
@@ -394,16 +406,32 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	return os.WriteFile(filepath.Join(dir, RevJSON), append(b, '\n'), 0o644)
 }
 
-// writeStores writes both stores in full. They are independent files: write
-// them at the same time.
+// writeStores writes both stores in full.
 func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	var g errgroup.Group
-	g.Go(func() error {
+	return startFullWrite(ctx, dir, gc.Files, gc.Snapshot, chunks).finish(&gc)
+}
+
+// fullWrite writes both stores from scratch, one goroutine per file: they are
+// independent. Each starts with the rows extraction alone gives (file rows,
+// snapshots, text chunks) and waits for finish to hand over the rest.
+type fullWrite struct {
+	ready chan struct{} // closed by finish or abandon
+	gc    *graph.Content
+	g     errgroup.Group
+	once  sync.Once
+}
+
+// errAbandoned ends a full write whose build failed before finish.
+var errAbandoned = errors.New("store write abandoned")
+
+func startFullWrite(ctx context.Context, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk) *fullWrite {
+	w := &fullWrite{ready: make(chan struct{})}
+	w.g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
 		if err != nil {
 			return err
 		}
-		if err := writeGraph(ctx, gw, gc); err != nil {
+		if err := w.graph(ctx, gw, files, snapshot); err != nil {
 			gw.Abort()
 			return err
 		}
@@ -412,16 +440,12 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 		}
 		return syncFile(filepath.Join(dir, GraphDB))
 	})
-	g.Go(func() error {
+	w.g.Go(func() error {
 		lw, err := lexvec.Create(ctx, filepath.Join(dir, LexvecDB))
 		if err != nil {
 			return err
 		}
-		if err := lw.Chunks(ctx, chunks); err != nil {
-			lw.Abort()
-			return err
-		}
-		if err := lw.Symbols(ctx, gc.Nodes); err != nil {
+		if err := w.lexvec(ctx, lw, chunks); err != nil {
 			lw.Abort()
 			return err
 		}
@@ -430,19 +454,30 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 		}
 		return syncFile(filepath.Join(dir, LexvecDB)) // while the graph is still written
 	})
-	return g.Wait()
+	return w
 }
 
-func writeGraph(ctx context.Context, gw *graph.Writer, gc graph.Content) error {
-	if err := gw.Files(ctx, gc.Files); err != nil {
+// content waits for finish and returns what it handed over; nil when the
+// write was abandoned.
+func (w *fullWrite) content() *graph.Content {
+	<-w.ready
+	return w.gc
+}
+
+func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, files []graph.File, snapshot func(string) []byte) error {
+	if err := gw.Files(ctx, files); err != nil {
 		return err
 	}
-	for _, f := range gc.Files {
-		if b := gc.Snapshot(f.Path); b != nil {
+	for _, f := range files {
+		if b := snapshot(f.Path); b != nil {
 			if err := gw.Snapshot(ctx, f.Path, b); err != nil {
 				return err
 			}
 		}
+	}
+	gc := w.content()
+	if gc == nil {
+		return errAbandoned
 	}
 	if err := gw.Nodes(ctx, gc.Nodes); err != nil {
 		return err
@@ -459,6 +494,31 @@ func writeGraph(ctx context.Context, gw *graph.Writer, gc graph.Content) error {
 		}
 	}
 	return nil
+}
+
+func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact.TextChunk) error {
+	if err := lw.Chunks(ctx, chunks); err != nil {
+		return err
+	}
+	gc := w.content()
+	if gc == nil {
+		return errAbandoned
+	}
+	return lw.Symbols(ctx, gc.Nodes)
+}
+
+// finish hands over the content resolution completed and waits for both
+// stores. gc.Files and gc.Snapshot must be those the write started with.
+func (w *fullWrite) finish(gc *graph.Content) error {
+	w.once.Do(func() { w.gc = gc; close(w.ready) })
+	return w.g.Wait()
+}
+
+// abandon stops a write that finish never completed and removes nothing:
+// the build directory goes with the failed build. Harmless after finish.
+func (w *fullWrite) abandon() {
+	w.once.Do(func() { close(w.ready) })
+	_ = w.g.Wait()
 }
 
 // dedupEdges drops edges with a repeated id (the same relation seen twice at
