@@ -73,13 +73,18 @@ func (x *Extractor) Close() {
 // never closes it and has no syntax error (kinds, ranges, parents and fields
 // of every node: TestPHPOnlyGrammarSameTree, on the corpora too); any other
 // file, or one where the first finds an error, is parsed by the second.
-func (x *Extractor) parse(ctx context.Context, src []byte) (*sitter.Tree, error) {
+//
+// It returns the parser that made the tree, for Recycle.
+func (x *Extractor) parse(ctx context.Context, src []byte) (*sitter.Tree, *sitter.Parser, error) {
 	if onlyPHP(src) {
-		if t, err := x.only.Parse(ctx, src); err == nil && !t.RootNode().HasError() {
-			return t, nil
+		t, err := x.only.Parse(ctx, src)
+		if err == nil && !t.RootNode().HasError() {
+			return t, x.only, nil
 		}
+		x.only.Recycle(t)
 	}
-	return x.parser.Parse(ctx, src)
+	t, err := x.parser.Parse(ctx, src)
+	return t, x.parser, err
 }
 
 // onlyPHP reports whether src opens with `<?php` and never closes it: a
@@ -91,10 +96,11 @@ func onlyPHP(src []byte) bool {
 // File extracts the facts of one file. path is the project-relative slash path;
 // src is the file content with BOM removed and line endings normalised.
 func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, error) {
-	tree, err := x.parse(ctx, src)
+	tree, parser, err := x.parse(ctx, src)
 	if err != nil {
 		return Result{}, fmt.Errorf("parsing %s: %w", path, err)
 	}
+	defer parser.Recycle(tree) // the result holds strings, no node
 	w := newWalker(path, src)
 	root := tree.RootNode()
 	w.walk(root, w.fileID)

@@ -59,6 +59,10 @@ func NewLanguage(ptr unsafe.Pointer) *Language {
 type Parser struct {
 	p    *sitter.Parser
 	lang *Language
+	// spare is a tree handed back by Recycle, whose memory the next parse
+	// reuses; counts is scratch for build.
+	spare  *Tree
+	counts []int32
 }
 
 // NewParser returns a parser for lang.
@@ -94,7 +98,17 @@ func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
 	}
 	defer C.free(unsafe.Pointer(res.nodes))
 	raw := unsafe.Slice(res.nodes, int(res.count))
-	return build(p.lang, src, raw), nil
+	return p.build(src, raw), nil
+}
+
+// Recycle hands t back to p: the next Parse reuses its memory instead of
+// allocating a tree's worth (the flattened trees are a quarter of what a
+// build allocates). Neither t nor any node of it may be used afterwards;
+// strings taken from them (Utf8Text) stay valid.
+func (p *Parser) Recycle(t *Tree) {
+	if t != nil && t.lang == p.lang && (p.spare == nil || cap(t.nodes) > cap(p.spare.nodes)) {
+		p.spare = t
+	}
 }
 
 // parserPtr returns the C parser inside a go-tree-sitter Parser, whose only
@@ -125,7 +139,10 @@ type Node struct {
 	namedPos   int32 // index among the parent's named children, -1 if unnamed
 	startByte  uint32
 	endByte    uint32
-	start, end Point
+	startRow   uint32
+	startCol   uint32
+	endRow     uint32
+	endCol     uint32
 	symbol     uint16
 	field      uint16
 	flags      uint8
@@ -139,18 +156,27 @@ const (
 	flagError    = 16
 )
 
-func build(lang *Language, src []byte, raw []C.rg_node) *Tree {
-	t := &Tree{lang: lang, src: src, nodes: make([]Node, len(raw))}
-	counts := make([]int32, len(raw))
-	namedCounts := make([]int32, len(raw))
+// build turns the flattened nodes into a Tree, in p.spare's memory when
+// there is one.
+func (p *Parser) build(src []byte, raw []C.rg_node) *Tree {
+	t := p.spare
+	p.spare = nil
+	if t == nil {
+		t = &Tree{}
+	}
+	t.lang, t.src = p.lang, src
+	t.nodes = grow(t.nodes, len(raw))
+	p.counts = grow(p.counts, 2*len(raw))
+	counts, namedCounts := p.counts[:len(raw)], p.counts[len(raw):]
+	clear(p.counts)
 	for i := range raw {
 		r := &raw[i]
 		n := &t.nodes[i]
 		*n = Node{
 			t: t, idx: int32(i), parent: int32(r.parent), namedPos: -1,
 			startByte: uint32(r.start_byte), endByte: uint32(r.end_byte),
-			start:  Point{Row: uint(r.start_row), Column: uint(r.start_col)},
-			end:    Point{Row: uint(r.end_row), Column: uint(r.end_col)},
+			startRow: uint32(r.start_row), startCol: uint32(r.start_col),
+			endRow: uint32(r.end_row), endCol: uint32(r.end_col),
 			symbol: uint16(r.symbol), field: uint16(r.field), flags: uint8(r.flags),
 		}
 		if p := n.parent; p >= 0 {
@@ -166,8 +192,8 @@ func build(lang *Language, src []byte, raw []C.rg_node) *Tree {
 		off += counts[i]
 		noff += namedCounts[i]
 	}
-	t.kids = make([]int32, off)
-	t.named = make([]int32, noff)
+	t.kids = grow(t.kids, int(off))
+	t.named = grow(t.named, int(noff))
 	// preorder visits children in order, so appending keeps them sorted
 	for i := range t.nodes {
 		n := &t.nodes[i]
@@ -185,6 +211,15 @@ func build(lang *Language, src []byte, raw []C.rg_node) *Tree {
 		}
 	}
 	return t
+}
+
+// grow returns s with length n, reusing its array when it is large enough.
+// The elements are not cleared.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
 }
 
 // RootNode returns the root.
@@ -235,10 +270,14 @@ func (n *Node) StartByte() uint { return uint(n.startByte) }
 func (n *Node) EndByte() uint { return uint(n.endByte) }
 
 // StartPosition is the zero-based row and column of the start.
-func (n *Node) StartPosition() Point { return n.start }
+func (n *Node) StartPosition() Point {
+	return Point{Row: uint(n.startRow), Column: uint(n.startCol)}
+}
 
 // EndPosition is the zero-based row and column just past the end.
-func (n *Node) EndPosition() Point { return n.end }
+func (n *Node) EndPosition() Point {
+	return Point{Row: uint(n.endRow), Column: uint(n.endCol)}
+}
 
 // Utf8Text returns the node's text in src.
 func (n *Node) Utf8Text(src []byte) string { return string(src[n.startByte:n.endByte]) }
