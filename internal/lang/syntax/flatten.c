@@ -28,29 +28,35 @@ extern void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void 
 // callback; plain libc is much faster and the trees never hold Go memory.
 void rg_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
 
-rg_result rg_parse(TSParser *parser, const char *src, uint32_t len) {
-	rg_result res = {0, 0, 0};
+// grow makes room for want elements of size sz in *p, which holds *cap.
+static int grow(void **p, uint32_t *cap, uint32_t want, size_t sz) {
+	if (want <= *cap) return 1;
+	uint32_t c = *cap ? *cap : 1024;
+	while (c < want) c *= 2;
+	void *g = realloc(*p, sz * c);
+	if (!g) return 0;
+	*p = g;
+	*cap = c;
+	return 1;
+}
+
+int64_t rg_parse(TSParser *parser, rg_buf *buf, const char *src, uint32_t len) {
 	TSTree *tree = ts_parser_parse_string(parser, NULL, src, len);
-	if (!tree) return res;
-	uint32_t cap = len / 4 + 64;
-	rg_node *nodes = malloc(sizeof(rg_node) * cap);
-	if (!nodes) { ts_tree_delete(tree); return res; }
-	uint32_t n = 0;
-	// stack of parent indices, as deep as the tree
-	uint32_t scap = 256, depth = 0;
-	int32_t *stack = malloc(sizeof(int32_t) * scap);
+	if (!tree) return -1;
+	if (!grow((void **)&buf->nodes, &buf->cap, len / 4 + 64, sizeof(rg_node)) ||
+		!grow((void **)&buf->stack, &buf->scap, 256, sizeof(int32_t))) {
+		ts_tree_delete(tree);
+		return -1;
+	}
+	int64_t n = 0;
+	uint32_t depth = 0;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
 	int32_t parent = -1;
 	for (;;) {
-		if (n == cap) {
-			cap *= 2;
-			rg_node *grown = realloc(nodes, sizeof(rg_node) * cap);
-			if (!grown) goto fail;
-			nodes = grown;
-		}
+		if (n == buf->cap && !grow((void **)&buf->nodes, &buf->cap, buf->cap + 1, sizeof(rg_node))) goto fail;
 		TSNode node = ts_tree_cursor_current_node(&c);
 		TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
-		rg_node *r = &nodes[n];
+		rg_node *r = &buf->nodes[n];
 		r->start_byte = ts_node_start_byte(node);
 		r->end_byte = ts_node_end_byte(node);
 		r->start_row = sp.row; r->start_col = sp.column;
@@ -62,33 +68,30 @@ rg_result rg_parse(TSParser *parser, const char *src, uint32_t len) {
 			(ts_node_is_extra(node) ? 4 : 0) | (ts_node_has_error(node) ? 8 : 0) | (ts_node_is_error(node) ? 16 : 0);
 		int32_t self = (int32_t)n++;
 		if (ts_tree_cursor_goto_first_child(&c)) {
-			if (depth == scap) {
-				scap *= 2;
-				int32_t *g = realloc(stack, sizeof(int32_t) * scap);
-				if (!g) goto fail;
-				stack = g;
-			}
-			stack[depth++] = parent;
+			if (depth == buf->scap && !grow((void **)&buf->stack, &buf->scap, buf->scap + 1, sizeof(int32_t))) goto fail;
+			buf->stack[depth++] = parent;
 			parent = self;
 			continue;
 		}
 		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
-			parent = stack[--depth];
+			parent = buf->stack[--depth];
 		}
 	}
 done:
 	ts_tree_cursor_delete(&c);
-	free(stack);
 	ts_tree_delete(tree);
-	res.nodes = nodes;
-	res.count = n;
-	res.ok = 1;
-	return res;
+	return n;
 fail:
 	ts_tree_cursor_delete(&c);
-	free(stack);
-	free(nodes);
 	ts_tree_delete(tree);
-	return res;
+	return -1;
+}
+
+void rg_buf_free(rg_buf *buf) {
+	free(buf->nodes);
+	free(buf->stack);
+	buf->nodes = NULL;
+	buf->stack = NULL;
+	buf->cap = buf->scap = 0;
 }

@@ -26,12 +26,17 @@ typedef struct {
 	uint8_t flags; // 1 named, 2 missing, 4 extra, 8 has_error, 16 error
 } rg_node;
 
+// a parser's memory for flattened trees, reused from one parse to the next
 typedef struct {
 	rg_node *nodes;
-	uint32_t count;
-	int ok;
-} rg_result;
+	uint32_t cap;
+	int32_t *stack; // parent indices, as deep as the tree
+	uint32_t scap;
+} rg_buf;
 
-rg_result rg_parse(TSParser *parser, const char *src, uint32_t len);
+// rg_parse parses src and flattens its tree into buf->nodes; it returns the
+// number of nodes, or -1 when tree-sitter gave no tree or memory ran out.
+int64_t rg_parse(TSParser *parser, rg_buf *buf, const char *src, uint32_t len);
+void rg_buf_free(rg_buf *buf);
 void rg_use_libc_allocator(void);
 #endif

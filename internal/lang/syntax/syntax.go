@@ -59,8 +59,10 @@ func NewLanguage(ptr unsafe.Pointer) *Language {
 type Parser struct {
 	p    *sitter.Parser
 	lang *Language
+	// buf is C memory the flattened nodes of each parse are written to;
 	// spare is a tree handed back by Recycle, whose memory the next parse
 	// reuses; counts is scratch for build.
+	buf    *C.rg_buf
 	spare  *Tree
 	counts []int32
 }
@@ -73,11 +75,16 @@ func NewParser(lang *Language) (*Parser, error) {
 		p.Close()
 		return nil, fmt.Errorf("loading grammar: %w", err)
 	}
-	return &Parser{p: p, lang: lang}, nil
+	return &Parser{p: p, lang: lang, buf: (*C.rg_buf)(C.calloc(1, C.sizeof_rg_buf))}, nil
 }
 
 // Close frees the parser.
-func (p *Parser) Close() { p.p.Close() }
+func (p *Parser) Close() {
+	p.p.Close()
+	C.rg_buf_free(p.buf)
+	C.free(unsafe.Pointer(p.buf))
+	p.buf = nil
+}
 
 // ErrParse means tree-sitter returned no tree.
 var ErrParse = errors.New("parser returned no tree")
@@ -87,18 +94,17 @@ func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// tree-sitter reads src during the call only and keeps no pointer to
+	// it, so the Go bytes are passed as they are (cgo pins them).
 	var cs *C.char
 	if len(src) > 0 {
-		cs = (*C.char)(C.CBytes(src))
-		defer C.free(unsafe.Pointer(cs))
+		cs = (*C.char)(unsafe.Pointer(unsafe.SliceData(src)))
 	}
-	res := C.rg_parse((*C.TSParser)(parserPtr(p.p)), cs, C.uint32_t(len(src)))
-	if res.ok == 0 {
+	n := C.rg_parse((*C.TSParser)(parserPtr(p.p)), p.buf, cs, C.uint32_t(len(src)))
+	if n < 0 {
 		return nil, ErrParse
 	}
-	defer C.free(unsafe.Pointer(res.nodes))
-	raw := unsafe.Slice(res.nodes, int(res.count))
-	return p.build(src, raw), nil
+	return p.build(src, unsafe.Slice(p.buf.nodes, int(n))), nil
 }
 
 // Recycle hands t back to p: the next Parse reuses its memory instead of
@@ -128,24 +134,24 @@ type Tree struct {
 
 // Node is one syntax node. Pointers to nodes stay valid as long as the tree.
 type Node struct {
-	t          *Tree
-	idx        int32
-	parent     int32
-	kidsAt     int32 // offset of this node's children in t.kids
-	nkids      int32
-	namedAt    int32
-	nnamed     int32
-	pos        int32 // index among the parent's children
-	namedPos   int32 // index among the parent's named children, -1 if unnamed
-	startByte  uint32
-	endByte    uint32
-	startRow   uint32
-	startCol   uint32
-	endRow     uint32
-	endCol     uint32
-	symbol     uint16
-	field      uint16
-	flags      uint8
+	t         *Tree
+	idx       int32
+	parent    int32
+	kidsAt    int32 // offset of this node's children in t.kids
+	nkids     int32
+	namedAt   int32
+	nnamed    int32
+	pos       int32 // index among the parent's children
+	namedPos  int32 // index among the parent's named children, -1 if unnamed
+	startByte uint32
+	endByte   uint32
+	startRow  uint32
+	startCol  uint32
+	endRow    uint32
+	endCol    uint32
+	symbol    uint16
+	field     uint16
+	flags     uint8
 }
 
 const (

@@ -3,6 +3,9 @@ package syntax
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +72,44 @@ func TestFT2_RecycledTreeSameAsFresh(t *testing.T) {
 	}
 	if recycling.spare == nil {
 		t.Fatal("Recycle kept no tree to reuse")
+	}
+}
+
+// BenchmarkParsePHP parses every .php file under RAGRAF_BENCH_CORPUS (a
+// directory from ../shared/corpora/get.sh) on one core, recycling trees as
+// the extractor does; skipped when unset.
+func BenchmarkParsePHP(b *testing.B) {
+	dir := os.Getenv("RAGRAF_BENCH_CORPUS")
+	if dir == "" {
+		b.Skip("RAGRAF_BENCH_CORPUS not set")
+	}
+	var srcs [][]byte
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".php") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		srcs, total = append(srcs, src), total+int64(len(src))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := NewParser(NewLanguage(tsphp.LanguagePHP()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	b.SetBytes(total)
+	ctx := context.Background()
+	for b.Loop() {
+		for _, src := range srcs {
+			t, err := p.Parse(ctx, src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.Recycle(t)
+		}
 	}
 }
