@@ -131,9 +131,7 @@ func (f *fixture) publish(t testing.TB, root, name string) {
 		rows = append(rows, graph.File{Path: p, Lang: "php", Status: "parsed", Size: int64(len(c)), Lines: strings.Count(c, "\n"), Hash: sha(c)})
 	}
 	must(t, gw.Files(ctx, rows))
-	for _, p := range slices.Sorted(maps.Keys(f.files)) {
-		must(t, gw.Snapshot(ctx, p, []byte(f.files[p])))
-	}
+	must(t, gw.Snapshots(ctx, rows, func(p string) []byte { return []byte(f.files[p]) }))
 	must(t, gw.Nodes(ctx, append([]fact.Node(nil), f.nodes...)))
 	must(t, gw.Edges(ctx, append([]fact.Edge(nil), f.edges...)))
 	must(t, gw.Close(ctx))

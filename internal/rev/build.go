@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -468,12 +467,8 @@ func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, files []graph.F
 	if err := gw.Files(ctx, files); err != nil {
 		return err
 	}
-	for _, f := range files {
-		if b := snapshot(f.Path); b != nil {
-			if err := gw.Snapshot(ctx, f.Path, b); err != nil {
-				return err
-			}
-		}
+	if err := gw.Snapshots(ctx, files, snapshot); err != nil {
+		return err
 	}
 	gc := w.content()
 	if gc == nil {
@@ -488,12 +483,7 @@ func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, files []graph.F
 	if err := gw.Unresolved(ctx, gc.Unresolved); err != nil {
 		return err
 	}
-	for _, k := range slices.Sorted(maps.Keys(gc.Meta)) {
-		if err := gw.Meta(ctx, k, gc.Meta[k]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return gw.Meta(ctx, gc.Meta)
 }
 
 func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact.TextChunk) error {

@@ -183,7 +183,7 @@ func TestUpdateRewritesChangedSnapshots(t *testing.T) {
 		if err := w.Files(ctx, old.Files); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Snapshot(ctx, row.Path, old.Snapshot(row.Path)); err != nil {
+		if err := w.Snapshots(ctx, old.Files, old.Snapshot); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Close(ctx); err != nil {
