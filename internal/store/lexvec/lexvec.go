@@ -49,43 +49,39 @@ func Create(ctx context.Context, path string) (*Writer, error) {
 func (w *Writer) Chunks(ctx context.Context, chunks []fact.TextChunk) error {
 	chunks = slices.Clone(chunks) // callers may read theirs concurrently
 	sort.Slice(chunks, func(i, j int) bool { return chunks[i].ID < chunks[j].ID })
-	st, err := w.tx.PrepareContext(ctx, `INSERT INTO chunk(id, node_id, kind, path, start_line, end_line, text) VALUES (?,?,?,?,?,?,?)`)
+	cols := []string{"id", "node_id", "kind", "path", "start_line", "end_line", "text"}
+	err := sqlitedb.InsertRows(ctx, w.tx, "chunk", cols, len(chunks), func(i int, v []any) {
+		c := &chunks[i]
+		v[0], v[1], v[2], v[3], v[4], v[5], v[6] = c.ID, c.NodeID, c.Kind, c.Path, c.StartLine, c.EndLine, c.Text
+	})
 	if err != nil {
-		return err
+		return fmt.Errorf("inserting chunks: %w", err)
 	}
-	defer st.Close()
-	fts, err := w.tx.PrepareContext(ctx, `INSERT INTO chunk_fts(terms, id) VALUES (?, ?)`)
+	err = sqlitedb.InsertRows(ctx, w.tx, "chunk_fts", []string{"terms", "id"}, len(chunks), func(i int, v []any) {
+		v[0], v[1] = Terms(chunks[i].Text), chunks[i].ID
+	})
 	if err != nil {
-		return err
-	}
-	defer fts.Close()
-	for _, c := range chunks {
-		if _, err := st.ExecContext(ctx, c.ID, c.NodeID, c.Kind, c.Path, c.StartLine, c.EndLine, c.Text); err != nil {
-			return fmt.Errorf("inserting chunk %s: %w", c.ID, err)
-		}
-		if _, err := fts.ExecContext(ctx, Terms(c.Text), c.ID); err != nil {
-			return fmt.Errorf("indexing chunk %s: %w", c.ID, err)
-		}
+		return fmt.Errorf("indexing chunks: %w", err)
 	}
 	return nil
 }
 
 // Symbols indexes the searchable text of symbol nodes, sorted by id.
 func (w *Writer) Symbols(ctx context.Context, nodes []fact.Node) error {
-	sorted := append([]fact.Node(nil), nodes...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-	st, err := w.tx.PrepareContext(ctx, `INSERT INTO symbol_fts(name, qname, signature, id, kind) VALUES (?,?,?,?,?)`)
-	if err != nil {
-		return err
+	sorted := make([]*fact.Node, 0, len(nodes))
+	for i := range nodes {
+		if nodes[i].Kind != fact.File {
+			sorted = append(sorted, &nodes[i])
+		}
 	}
-	defer st.Close()
-	for _, n := range sorted {
-		if n.Kind == fact.File {
-			continue
-		}
-		if _, err := st.ExecContext(ctx, Terms(n.Name), Terms(n.QName), Terms(n.Signature), n.ID, string(n.Kind)); err != nil {
-			return fmt.Errorf("indexing symbol %s: %w", n.ID, err)
-		}
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	cols := []string{"name", "qname", "signature", "id", "kind"}
+	err := sqlitedb.InsertRows(ctx, w.tx, "symbol_fts", cols, len(sorted), func(i int, v []any) {
+		n := sorted[i]
+		v[0], v[1], v[2], v[3], v[4] = Terms(n.Name), Terms(n.QName), Terms(n.Signature), n.ID, string(n.Kind)
+	})
+	if err != nil {
+		return fmt.Errorf("indexing symbols: %w", err)
 	}
 	return nil
 }
