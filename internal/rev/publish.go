@@ -25,10 +25,11 @@ import (
 var ErrLocked = errors.New("another ragraf build is running on this project")
 
 // buildGCPercent is the garbage collector's target during a build, which
-// allocates much short-lived memory: collecting at four times the live heap
-// rather than at twice saves about a tenth of a build's CPU for about a fifth
-// more peak memory (docs/benchmarks.md). GOGC, when set, wins.
-const buildGCPercent = 400
+// allocates much short-lived memory: collecting when the heap has grown by
+// twice the live heap rather than by once saves about a tenth of a build's
+// CPU for about a tenth more peak memory (docs/benchmarks.md). GOGC, when
+// set, wins.
+const buildGCPercent = 200
 
 // Build builds and publishes a new revision and returns its rev.json.
 func Build(ctx context.Context, opts Options) (Info, error) {
