@@ -29,6 +29,20 @@ var schemaSQL string
 //go:embed indexes.sql
 var indexesSQL string
 
+// bulkLoadConfig and servingConfig set the full-text indexes' write
+// behaviour during a full write and for the file's later life (the FTS5
+// defaults: a 1 MiB term buffer, automatic merges of four segments).
+const (
+	bulkLoadConfig = `INSERT INTO chunk_fts(chunk_fts, rank) VALUES ('hashsize', 268435456);
+INSERT INTO chunk_fts(chunk_fts, rank) VALUES ('automerge', 0);
+INSERT INTO symbol_fts(symbol_fts, rank) VALUES ('hashsize', 268435456);
+INSERT INTO symbol_fts(symbol_fts, rank) VALUES ('automerge', 0);`
+	servingConfig = `INSERT INTO chunk_fts(chunk_fts, rank) VALUES ('hashsize', 1048576);
+INSERT INTO chunk_fts(chunk_fts, rank) VALUES ('automerge', 4);
+INSERT INTO symbol_fts(symbol_fts, rank) VALUES ('hashsize', 1048576);
+INSERT INTO symbol_fts(symbol_fts, rank) VALUES ('automerge', 4);`
+)
+
 // Writer fills a new lexvec.sqlite. It is used by one goroutine.
 type Writer struct {
 	db   *sql.DB
@@ -41,6 +55,14 @@ func Create(ctx context.Context, path string) (*Writer, error) {
 	db, tx, err := sqlitedb.Create(ctx, path, schemaSQL, SchemaVersion)
 	if err != nil {
 		return nil, err
+	}
+	// One bulk load: the full-text indexes gather every term in memory and
+	// write one segment at commit, instead of flushing a segment per
+	// megabyte and merging them as they pile up.
+	if _, err := tx.ExecContext(ctx, bulkLoadConfig); err != nil {
+		tx.Rollback()
+		db.Close()
+		return nil, fmt.Errorf("configuring %q: %w", path, err)
 	}
 	return &Writer{db: db, tx: tx, path: path}, nil
 }
@@ -94,7 +116,7 @@ func (w *Writer) Meta(ctx context.Context, key, value string) error {
 
 // Close commits, optimizes the full-text indexes and closes the file.
 func (w *Writer) Close(ctx context.Context) error {
-	if _, err := w.tx.ExecContext(ctx, indexesSQL); err != nil {
+	if _, err := w.tx.ExecContext(ctx, indexesSQL+";\n"+servingConfig); err != nil {
 		w.tx.Rollback()
 		w.db.Close()
 		return fmt.Errorf("indexing %q: %w", w.path, err)
