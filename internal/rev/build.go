@@ -357,7 +357,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	// with what extraction alone gives while resolution runs.
 	var early *fullWrite
 	if opts.Full || info.ParentRev == "" {
-		early = startFullWrite(ctx, dir, rows, snapshot, chunks)
+		early = startFullWrite(ctx, dir, rows, snapshot, chunks, nodes)
 		defer early.abandon()
 	}
 	resolved, err := resolve.Resolve(ctx, resolve.Input{Nodes: nodes, Refs: refs})
@@ -407,12 +407,14 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 
 // writeStores writes both stores in full.
 func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	return startFullWrite(ctx, dir, gc.Files, gc.Snapshot, chunks).finish(&gc)
+	return startFullWrite(ctx, dir, gc.Files, gc.Snapshot, chunks, gc.Nodes).finish(&gc)
 }
 
 // fullWrite writes both stores from scratch, one goroutine per file: they are
 // independent. Each starts with the rows extraction alone gives (file rows,
-// snapshots, text chunks) and waits for finish to hand over the rest.
+// snapshots, text chunks, the extracted nodes and their indexes, committed
+// so the kernel writes them out meanwhile) and waits for finish to hand over
+// the rest.
 type fullWrite struct {
 	ready chan struct{} // closed by finish or abandon
 	gc    *graph.Content
@@ -423,14 +425,14 @@ type fullWrite struct {
 // errAbandoned ends a full write whose build failed before finish.
 var errAbandoned = errors.New("store write abandoned")
 
-func startFullWrite(ctx context.Context, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk) *fullWrite {
+func startFullWrite(ctx context.Context, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
 	w := &fullWrite{ready: make(chan struct{})}
 	w.g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
 		if err != nil {
 			return err
 		}
-		if err := w.graph(ctx, gw, files, snapshot); err != nil {
+		if err := w.graph(ctx, gw, filepath.Join(dir, GraphDB), files, snapshot, nodes); err != nil {
 			gw.Abort()
 			return err
 		}
@@ -463,18 +465,34 @@ func (w *fullWrite) content() *graph.Content {
 	return w.gc
 }
 
-func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, files []graph.File, snapshot func(string) []byte) error {
+func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, path string, files []graph.File, snapshot func(string) []byte, nodes []fact.Node) error {
 	if err := gw.Files(ctx, files); err != nil {
 		return err
 	}
 	if err := gw.Snapshots(ctx, files, snapshot); err != nil {
 		return err
 	}
+	if err := gw.Nodes(ctx, nodes); err != nil {
+		return err
+	}
+	if err := gw.IndexNodes(ctx); err != nil {
+		return err
+	}
+	if err := gw.Commit(ctx); err != nil {
+		return err
+	}
+	if f, err := os.Open(path); err == nil {
+		startWriteback(f)
+		f.Close()
+	}
 	gc := w.content()
 	if gc == nil {
 		return errAbandoned
 	}
-	if err := gw.Nodes(ctx, gc.Nodes); err != nil {
+	if len(gc.Nodes) < len(nodes) {
+		return fmt.Errorf("store write: %d nodes handed over, %d written before", len(gc.Nodes), len(nodes))
+	}
+	if err := gw.Nodes(ctx, gc.Nodes[len(nodes):]); err != nil {
 		return err
 	}
 	if err := gw.Edges(ctx, gc.Edges); err != nil {
@@ -498,7 +516,8 @@ func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact
 }
 
 // finish hands over the content resolution completed and waits for both
-// stores. gc.Files and gc.Snapshot must be those the write started with.
+// stores. gc.Files and gc.Snapshot must be those the write started with, and
+// gc.Nodes must begin with its nodes.
 func (w *fullWrite) finish(gc *graph.Content) error {
 	w.once.Do(func() { w.gc = gc; close(w.ready) })
 	return w.g.Wait()

@@ -43,7 +43,8 @@ type File struct {
 
 // Writer fills a new graph.sqlite. It is used by one goroutine.
 type Writer struct {
-	b *sqlitedb.Bulk
+	b            *sqlitedb.Bulk
+	nodesIndexed bool // IndexNodes ran
 }
 
 // Create makes a new graph.sqlite at path, which must not exist.
@@ -270,9 +271,49 @@ func (w *Writer) Meta(ctx context.Context, meta map[string]string) error {
 	return nil
 }
 
+// indexStatements returns the CREATE INDEX statements of indexes.sql whose
+// table is, or (when on is false) is not, table.
+func indexStatements(table string, on bool) []string {
+	var out []string
+	for _, stmt := range strings.Split(indexesSQL, ";") {
+		var code []string
+		for _, line := range strings.Split(stmt, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+				code = append(code, line)
+			}
+		}
+		q := strings.TrimSpace(strings.Join(code, "\n"))
+		if q != "" && strings.Contains(q, " ON "+table+"(") == on {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// IndexNodes builds the node table's indexes now: the nodes extraction found
+// are all written, and the few written later are indexed as they arrive.
+// Close builds the other indexes.
+func (w *Writer) IndexNodes(ctx context.Context) error {
+	if err := w.b.Exec(ctx, strings.Join(indexStatements("node", true), ";\n")); err != nil {
+		return fmt.Errorf("indexing nodes: %w", err)
+	}
+	w.nodesIndexed = true
+	return nil
+}
+
+// Commit commits what is written so far and goes on in a new transaction,
+// so the operating system may write those pages to disk meanwhile.
+func (w *Writer) Commit(ctx context.Context) error {
+	return w.b.Exec(ctx, "COMMIT; BEGIN")
+}
+
 // Close builds the indexes, commits, compacts statistics and closes the file.
 func (w *Writer) Close(ctx context.Context) error {
-	if err := w.b.Exec(ctx, indexesSQL); err != nil {
+	q := indexesSQL
+	if w.nodesIndexed {
+		q = strings.Join(indexStatements("node", false), ";\n")
+	}
+	if err := w.b.Exec(ctx, q); err != nil {
 		w.b.Abort()
 		return fmt.Errorf("indexing: %w", err)
 	}
