@@ -354,7 +354,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	snapshot := func(p string) []byte { return snapshots[p] }
 	// Without a parent to update, the stores are written from scratch: start
-	// with what extraction alone gives while resolution runs.
+	// with what extraction alone gives while resolution runs (fullWrite).
 	var early *fullWrite
 	if opts.Full || info.ParentRev == "" {
 		early = startFullWrite(ctx, dir, rows, snapshot, chunks, nodes)
@@ -411,10 +411,12 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 }
 
 // fullWrite writes both stores from scratch, one goroutine per file: they are
-// independent. Each starts with the rows extraction alone gives (file rows,
-// snapshots, text chunks, the extracted nodes and their indexes, committed
-// so the kernel writes them out meanwhile) and waits for finish to hand over
-// the rest.
+// independent. The graph's starts while resolution runs, with the rows
+// extraction alone gives (file rows, snapshots, the extracted nodes and their
+// indexes, committed so the kernel writes them out meanwhile), then waits for
+// finish to hand over the rest. The lexvec file only takes longer than
+// resolution, which both cores serve best: it is written once finish has
+// handed over the content, beside the rest of the graph.
 type fullWrite struct {
 	ready chan struct{} // closed by finish or abandon
 	gc    *graph.Content
@@ -505,12 +507,12 @@ func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, path string, fi
 }
 
 func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact.TextChunk) error {
-	if err := lw.Chunks(ctx, chunks); err != nil {
-		return err
-	}
 	gc := w.content()
 	if gc == nil {
 		return errAbandoned
+	}
+	if err := lw.Chunks(ctx, chunks); err != nil {
+		return err
 	}
 	return lw.Symbols(ctx, gc.Nodes)
 }
