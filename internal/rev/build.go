@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -360,11 +361,23 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		early = startFullWrite(ctx, dir, rows, snapshot, chunks, nodes)
 		defer early.abandon()
 	}
+	// the domain is linked beside the resolution: both only read nodes and refs
+	var domNodes []fact.Node
+	var dom resolve.Output
+	linked := make(chan struct{})
+	go func() {
+		defer close(linked)
+		domNodes, dom = linkDomain(ctx, opts, results, nodes, refs)
+	}()
 	resolved, err := resolve.Resolve(ctx, resolve.Input{Nodes: nodes, Refs: refs})
+	<-linked
 	if err != nil {
 		return err
 	}
-	nodes = linkDomain(ctx, opts, results, nodes, refs, &resolved)
+	nodes = domNodes
+	resolved.Edges = append(resolved.Edges, dom.Edges...)
+	resolved.Unresolved = append(resolved.Unresolved, dom.Unresolved...)
+	maps.Copy(resolved.Meta, dom.Meta)
 	edges = dedupEdges(append(edges, resolved.Edges...))
 	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)

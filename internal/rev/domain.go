@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,10 +49,13 @@ func (r *fileResult) addDomain(d php.Domain) {
 	r.refs = append(r.refs, d.Refs...)
 }
 
-// linkDomain reads the live schemas and crontab files, links the domain
-// references and mentions, and appends the results to out. It returns nodes
-// with the live tables and cron jobs added.
-func linkDomain(ctx context.Context, opts Options, results []fileResult, nodes []fact.Node, refs []fact.Ref, out *resolve.Output) []fact.Node {
+// linkDomain reads the live schemas and crontab files and links the domain
+// references and mentions. It returns nodes with the live tables and cron
+// jobs added, and the edges, unresolved references and meta it found. It
+// only reads nodes and refs, so it runs beside resolve.Resolve.
+func linkDomain(ctx context.Context, opts Options, results []fileResult, nodes []fact.Node, refs []fact.Ref) ([]fact.Node, resolve.Output) {
+	nodes = slices.Clip(nodes) // appends copy, never write into the caller's array
+	out := &resolve.Output{}
 	var extraRefs []fact.Ref
 	for i := range results {
 		p := results[i].row.Path
@@ -93,38 +96,29 @@ func linkDomain(ctx context.Context, opts Options, results []fileResult, nodes [
 			mentions = append(mentions, resolve.MentionAt{Path: results[i].row.Path, Mention: m})
 		}
 	}
-	dom, err := resolve.Domain(ctx, resolve.DomainInput{
-		Nodes: nodes, Refs: append(refs, extraRefs...), Mentions: mentions,
-		TablePrefixes: opts.Config.Database.TablePrefixes,
-	})
-	if err != nil {
-		opts.Logger.Error("linking the domain", "err", err)
-		return nodes
-	}
-	out.Edges = append(out.Edges, dom.Edges...)
-	out.Unresolved = append(out.Unresolved, dom.Unresolved...)
-	sort.Slice(out.Unresolved, func(i, j int) bool { return out.Unresolved[i].ID < out.Unresolved[j].ID })
-	// one statement naming a table twice (select and update) is one unresolved row
-	u := out.Unresolved[:0]
-	for i, x := range out.Unresolved {
-		if i == 0 || x.ID != out.Unresolved[i-1].ID {
-			u = append(u, x)
-		}
-	}
-	out.Unresolved = u
-	if out.Meta == nil {
-		out.Meta = map[string]string{}
-	}
-	for k, v := range dom.Meta {
-		out.Meta[k] = v
-	}
+	out.Meta = map[string]string{}
 	if statuses == nil {
 		statuses = []DBSourceStatus{}
 	}
 	if b, err := json.Marshal(statuses); err == nil {
 		out.Meta[MetaDBSources] = string(b)
 	}
-	return nodes
+	dom, err := resolve.Domain(ctx, resolve.DomainInput{
+		Nodes: nodes, Refs: append(slices.Clip(refs), extraRefs...), Mentions: mentions,
+		TablePrefixes: opts.Config.Database.TablePrefixes,
+	})
+	if err != nil {
+		opts.Logger.Error("linking the domain", "err", err)
+		return nodes, *out
+	}
+	out.Edges = append(out.Edges, dom.Edges...)
+	// one statement naming a table twice (select and update) is one
+	// unresolved row: the build's dedupUnresolved keeps one
+	out.Unresolved = append(out.Unresolved, dom.Unresolved...)
+	for k, v := range dom.Meta {
+		out.Meta[k] = v
+	}
+	return nodes, *out
 }
 
 // readLiveSchema reads one configured database. The password comes from the
