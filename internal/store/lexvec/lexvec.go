@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -79,7 +80,7 @@ func (w *Writer) Chunks(ctx context.Context, chunks []fact.TextChunk) error {
 	if err != nil {
 		return fmt.Errorf("inserting chunks: %w", err)
 	}
-	err = sqlitedb.InsertRows(ctx, w.tx, "chunk_fts", []string{"terms", "id"}, len(chunks), func(i int, v []any) {
+	err = w.loadFTS(ctx, "chunk_fts", []string{"terms", "id"}, len(chunks), func(i int, v []any) {
 		v[0], v[1] = Terms(chunks[i].Text), chunks[i].ID
 	})
 	if err != nil {
@@ -98,7 +99,7 @@ func (w *Writer) Symbols(ctx context.Context, nodes []fact.Node) error {
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	cols := []string{"name", "qname", "signature", "id", "kind"}
-	err := sqlitedb.InsertRows(ctx, w.tx, "symbol_fts", cols, len(sorted), func(i int, v []any) {
+	err := w.loadFTS(ctx, "symbol_fts", cols, len(sorted), func(i int, v []any) {
 		n := sorted[i]
 		v[0], v[1], v[2], v[3], v[4] = Terms(n.Name), Terms(n.QName), Terms(n.Signature), n.ID, string(n.Kind)
 	})
@@ -106,6 +107,25 @@ func (w *Writer) Symbols(ctx context.Context, nodes []fact.Node) error {
 		return fmt.Errorf("indexing symbols: %w", err)
 	}
 	return nil
+}
+
+// loadFTS inserts n rows into the full-text table in row order. The rows go
+// to a temporary table first, a hundred per statement, then into the index
+// with one statement. A statement that inserts many rows opens a savepoint,
+// where FTS5 writes its pending terms out as a segment: rows inserted into the
+// index a hundred per statement leave a segment per statement to merge, and a
+// statement per row pays the statement's cost per row (either way about a
+// third slower, measured on 30,000 chunks).
+func (w *Writer) loadFTS(ctx context.Context, table string, cols []string, n int, row func(i int, v []any)) error {
+	list := strings.Join(cols, ", ")
+	if _, err := w.tx.ExecContext(ctx, "CREATE TEMP TABLE fts_stage("+list+")"); err != nil {
+		return err
+	}
+	if err := sqlitedb.InsertRows(ctx, w.tx, "temp.fts_stage", cols, n, row); err != nil {
+		return err
+	}
+	_, err := w.tx.ExecContext(ctx, "INSERT INTO "+table+"("+list+") SELECT "+list+" FROM temp.fts_stage ORDER BY rowid; DROP TABLE temp.fts_stage")
+	return err
 }
 
 // Meta records a key/value pair.
