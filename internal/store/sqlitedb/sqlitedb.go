@@ -4,8 +4,9 @@
 //
 // Two builds of SQLite are linked in. modernc.org/sqlite (pure Go, with FTS5)
 // reads every store and writes lexvec.sqlite and control.sqlite; the C
-// library of github.com/mattn/go-sqlite3 writes graph.sqlite during a build,
-// whose bulk inserts and index builds it does 1.6 times as fast
+// library that github.com/mattn/go-sqlite3 compiles writes graph.sqlite: a
+// new file through Bulk (bulk.c calls the C API directly), an update through
+// the driver. It does the bulk inserts and index builds 1.6 times as fast
 // (docs/benchmarks.md). Both read and write the same file format.
 package sqlitedb
 
