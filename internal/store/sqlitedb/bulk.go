@@ -20,20 +20,20 @@ import (
 // statement through the driver. It holds one transaction from Create to
 // Commit, with the pragmas of OpenBuild. It is used by one goroutine.
 type Bulk struct {
-	db   *C.sqlite3
-	path string
-	buf  []byte
+	db         *C.sqlite3
+	path       string
+	buf, spare []byte // packing buffers, kept from one insert to the next
 }
 
 // bulkFlush is the packed size at which Insert hands rows to SQLite.
-const bulkFlush = 4 << 20
+const bulkFlush = 1 << 20
 
 // CreateBulk makes a new store file at path with schema and version and
 // begins its transaction.
 func CreateBulk(ctx context.Context, path, schema string, version int) (*Bulk, error) {
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	b := &Bulk{path: path, buf: make([]byte, 0, bulkFlush+1<<16)}
+	b := &Bulk{path: path, buf: make([]byte, 0, bulkFlush+1<<16), spare: make([]byte, 0, bulkFlush+1<<16)}
 	if rc := C.rg_open(cpath, &b.db); rc != 0 {
 		err := b.err("opening", rc)
 		C.rg_close(b.db)
@@ -108,7 +108,9 @@ func (r *Row) Float(v float64) {
 }
 
 // Insert inserts n rows into table; row(i, r) appends row i's values, one
-// per column of cols, in order.
+// per column of cols, in order. Rows are packed in a goroutine of their own
+// while SQLite inserts the previous buffer, so row may only read what it is
+// given; it is called for 0..n-1 in order.
 func (b *Bulk) Insert(ctx context.Context, table string, cols []string, n int, row func(i int, r *Row)) error {
 	if n == 0 {
 		return nil
@@ -121,32 +123,63 @@ func (b *Bulk) Insert(ctx context.Context, table string, cols []string, n int, r
 		return b.err("preparing an insert into "+table+" of", rc)
 	}
 	defer C.rg_finalize(st)
-	r := Row{buf: b.buf[:0]}
-	flush := func() error {
-		if len(r.buf) == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		// Go memory holding no Go pointer, read during the call only
-		rc := C.rg_insert(st, C.int(len(cols)), (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(r.buf))), C.int64_t(len(r.buf)))
-		r.buf = r.buf[:0]
-		if rc != 0 {
-			return b.err("inserting into "+table+" of", rc)
-		}
-		return nil
-	}
-	for i := range n {
-		row(i, &r)
-		if len(r.buf) >= bulkFlush {
-			if err := flush(); err != nil {
-				return err
+	// two buffers: one filled by the packer while SQLite reads the other
+	free := make(chan []byte, 2)
+	free <- b.buf[:0]
+	free <- b.spare[:0]
+	full := make(chan []byte, 1)
+	stop := make(chan struct{})
+	go func() {
+		defer close(full)
+		r := Row{buf: <-free}
+		for i := range n {
+			row(i, &r)
+			if len(r.buf) >= bulkFlush || i == n-1 {
+				select {
+				case full <- r.buf:
+				case <-stop:
+					return
+				}
+				if i < n-1 {
+					select {
+					case r.buf = <-free:
+					case <-stop:
+						return
+					}
+				}
 			}
 		}
+	}()
+	var err error
+	for buf := range full {
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			// Go memory holding no Go pointer, read during the call only
+			if rc := C.rg_insert(st, C.int(len(cols)), (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(buf))), C.int64_t(len(buf))); rc != 0 {
+				err = b.err("inserting into "+table+" of", rc)
+			}
+		}
+		free <- buf[:0]
+		if err != nil {
+			close(stop)
+			for range full { // the packer stops at its next send or receive
+			}
+			break
+		}
 	}
-	err := flush()
-	b.buf = r.buf
+	// keep the buffers back for the next insert (after an error the
+	// packer's may be gone: the next insert allocates one)
+	b.buf, b.spare = nil, nil
+	select {
+	case b.buf = <-free:
+	default:
+	}
+	select {
+	case b.spare = <-free:
+	default:
+	}
 	return err
 }
 

@@ -88,7 +88,7 @@ func TestNFR2_BulkInsertErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Abort()
+	defer b.Abort() // a no-op once closed
 	row := func(i int, r *Row) {
 		r.Text("same")
 		r.Int(1)
@@ -106,5 +106,42 @@ func TestNFR2_BulkInsertErrors(t *testing.T) {
 	}
 	if err := b.Exec(ctx, "NOT SQL"); err == nil || !strings.Contains(err.Error(), "syntax error") {
 		t.Errorf("bad SQL: err = %v, want SQLite's syntax error", err)
+	}
+	// the writer goes on after a failed insert, its buffers intact
+	const n = 30000
+	err = b.Insert(ctx, "t", []string{"k", "n", "f", "b"}, n, func(i int, r *Row) {
+		r.Text(fmt.Sprintf("row%05d", i))
+		r.Int(int64(i))
+		r.Float(0)
+		r.Blob(bytes.Repeat([]byte{byte(i)}, 100))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Exec(ctx, "CREATE TABLE check_sum AS SELECT count(*) AS c, sum(n) AS s, sum(length(b)) AS l FROM t WHERE k LIKE 'row%'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path := b.path
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var c, sum, l int64
+	if err := db.QueryRowContext(ctx, "SELECT c, s, l FROM check_sum").Scan(&c, &sum, &l); err != nil {
+		t.Fatal(err)
+	}
+	if c != n || sum != n*(n-1)/2 || l != n*100 {
+		t.Errorf("after a failed insert: %d rows, sum %d, %d blob bytes; want %d, %d, %d", c, sum, l, n, n*(n-1)/2, n*100)
+	}
+	var bad int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE k LIKE 'row%' AND b != zeroblob(0) AND substr(b, 1, 1) != substr(b, 100, 1)").Scan(&bad); err != nil || bad != 0 {
+		t.Errorf("%d rows with mixed blob bytes (%v)", bad, err)
 	}
 }
