@@ -24,7 +24,7 @@ type bulkRow struct {
 // TestNFR2_BulkInsertRoundTrip: rows written through Bulk, more than one
 // buffer's worth, read back through the pure-Go engine with every value as
 // it was: empty and non-ASCII text, extreme integers, reals, empty and
-// binary blobs; the schema version is set.
+// binary blobs; the schema version and page size are set.
 func TestNFR2_BulkInsertRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bulk.sqlite")
@@ -62,6 +62,10 @@ func TestNFR2_BulkInsertRoundTrip(t *testing.T) {
 	defer db.Close()
 	if err := CheckVersion(ctx, db, path, 42); err != nil {
 		t.Fatal(err)
+	}
+	var pageSize int
+	if err := db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil || pageSize != bulkPageSize {
+		t.Errorf("page size %d (%v), want %d", pageSize, err, bulkPageSize)
 	}
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != len(rows) {
