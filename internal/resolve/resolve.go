@@ -192,6 +192,10 @@ func round3(f float64) float64 {
 	return v
 }
 
+// sources is every resolved edge's Sources, shared: capped at its length, an
+// append to it copies.
+var sources = []string{Source}
+
 // edge appends an edge at the reference's use site.
 func (r *resolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64) *fact.Edge {
 	if from == "" || to == "" {
@@ -200,7 +204,7 @@ func (r *resolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov
 	r.out.Edges = append(r.out.Edges, fact.Edge{
 		ID: fact.EdgeID(kind, from, to, ref.Path, ref.Line), Kind: kind, From: from, To: to,
 		Provenance: prov, Confidence: conf, EvidencePath: ref.Path, EvidenceLine: ref.Line,
-		Sources: []string{Source}, Props: map[string]string{"use": string(ref.Kind)},
+		Sources: sources[:1:1], Props: map[string]string{"use": string(ref.Kind)},
 	})
 	return &r.out.Edges[len(r.out.Edges)-1]
 }
