@@ -427,9 +427,10 @@ func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fac
 // independent. The graph's starts while resolution runs, with the rows
 // extraction alone gives (file rows, snapshots, the extracted nodes and their
 // indexes, committed so the kernel writes them out meanwhile), then waits for
-// finish to hand over the rest. The lexvec file only takes longer than
-// resolution, which both cores serve best: it is written once finish has
-// handed over the content, beside the rest of the graph.
+// finish to hand over the rest. The lexvec file waits for the hand-over too:
+// written during resolution it would take a core from it, and resolution is
+// on the way to the graph's edges; written after it, it runs beside the rest
+// of the graph, and the two files take about as long.
 type fullWrite struct {
 	ready chan struct{} // closed by finish or abandon
 	gc    *graph.Content
