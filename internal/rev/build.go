@@ -375,10 +375,9 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		return err
 	}
 	nodes = domNodes
-	resolved.Edges = append(resolved.Edges, dom.Edges...)
 	resolved.Unresolved = append(resolved.Unresolved, dom.Unresolved...)
 	maps.Copy(resolved.Meta, dom.Meta)
-	edges = dedupEdges(append(edges, resolved.Edges...))
+	edges = dedupEdges(slices.Concat(edges, resolved.Edges, dom.Edges))
 	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)
 	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())
@@ -550,14 +549,19 @@ func (w *fullWrite) abandon() {
 // the same place), keeping the first. The order stays the input's, which is
 // deterministic; writers sort by id themselves.
 func dedupEdges(edges []fact.Edge) []fact.Edge {
-	seen := make(map[string]struct{}, len(edges))
-	out := edges[:0]
-	for _, e := range edges {
-		if _, ok := seen[e.ID]; ok {
-			continue
+	// equal ids are adjacent in id order, the first in the input first
+	order := fact.IDOrder(len(edges), func(i int) string { return edges[i].ID })
+	repeated := make([]bool, len(edges))
+	for k := 1; k < len(order); k++ {
+		if edges[order[k]].ID == edges[order[k-1]].ID {
+			repeated[order[k]] = true
 		}
-		seen[e.ID] = struct{}{}
-		out = append(out, e)
+	}
+	out := edges[:0]
+	for i := range edges {
+		if !repeated[i] {
+			out = append(out, edges[i])
+		}
 	}
 	return out
 }

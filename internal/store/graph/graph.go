@@ -4,10 +4,8 @@
 package graph
 
 import (
-	"cmp"
 	"context"
 	_ "embed"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -121,33 +119,9 @@ func joinSources(s []string) string {
 	return strings.Join(s, ",")
 }
 
-// byID returns the indexes 0..n-1 ordered by the id each names: rows are
-// written in id order without copying or moving the facts. Ids are compared
-// by their first eight bytes as one integer, then in full on a tie, which
-// sorts as strings.Compare does at a fraction of its cost.
-func byID(n int, id func(i int) string) []int32 {
-	type keyed struct {
-		key uint64
-		i   int32
-	}
-	ks := make([]keyed, n)
-	for i := range ks {
-		var b [8]byte
-		copy(b[:], id(i))
-		ks[i] = keyed{binary.BigEndian.Uint64(b[:]), int32(i)}
-	}
-	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := cmp.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return strings.Compare(id(int(a.i)), id(int(b.i)))
-	})
-	order := make([]int32, n)
-	for i, k := range ks {
-		order[i] = k.i
-	}
-	return order
-}
+// byID orders rows by id (fact.IDOrder): rows are written in id order
+// without copying or moving the facts.
+func byID(n int, id func(i int) string) []int32 { return fact.IDOrder(n, id) }
 
 // Files writes file rows.
 func (w *Writer) Files(ctx context.Context, files []File) error {
