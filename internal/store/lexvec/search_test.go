@@ -119,3 +119,36 @@ func TestNFR2_BulkLoadLeavesServingConfig(t *testing.T) {
 		t.Errorf("search saveUser: %v %v, want n1", syms, err)
 	}
 }
+
+// BenchmarkWriterChunks writes 30,000 chunks and 8,000 symbols shaped like a
+// PHP project's docblocks into a new lexvec.sqlite and closes it: the
+// lexvec half of a full build's store writes.
+func BenchmarkWriterChunks(b *testing.B) {
+	ctx := context.Background()
+	chunks := make([]fact.TextChunk, 30000)
+	for i := range chunks {
+		chunks[i] = fact.TextChunk{ID: fmt.Sprintf("t%032x", i*2654435761), Kind: "docblock", Path: fmt.Sprintf("src/Dir%d/File%d.php", i%40, i%600),
+			StartLine: i%2000 + 1, EndLine: i%2000 + 3,
+			Text: fmt.Sprintf("/**\n * Returns the value of option %d for user%d; see getOption() and set_value_%d in Config%d.\n * @param int $id\n */", i, i%311, i%97, i%53)}
+	}
+	nodes := make([]fact.Node, 8000)
+	for i := range nodes {
+		nodes[i] = fact.Node{ID: fmt.Sprintf("n%032x", i*40503), Kind: fact.Method, Name: fmt.Sprintf("getValue%d", i),
+			QName: fmt.Sprintf(`App\Models\Repo%d::getValue%d`, i%300, i), Signature: fmt.Sprintf("public function getValue%d(int $id, ?string $name = null): array", i)}
+	}
+	for i := 0; b.Loop(); i++ {
+		w, err := Create(ctx, filepath.Join(b.TempDir(), fmt.Sprint(i, ".sqlite")))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Chunks(ctx, chunks); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Symbols(ctx, nodes); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
