@@ -77,7 +77,9 @@ func (b *Bulk) Exec(ctx context.Context, sql string) error {
 	return nil
 }
 
-// Row packs the values of one row, in column order.
+// Row packs the values of one row, in column order, as bulk.c reads them:
+// a tag byte, then the value in the machine's byte order (texts and blobs
+// after their 32-bit length).
 type Row struct{ buf []byte }
 
 // The value tags of a packed row (bulk.c).
@@ -91,27 +93,27 @@ const (
 // Text appends a text value.
 func (r *Row) Text(s string) {
 	r.buf = append(r.buf, tagText)
-	r.buf = binary.LittleEndian.AppendUint32(r.buf, uint32(len(s)))
+	r.buf = binary.NativeEndian.AppendUint32(r.buf, uint32(len(s)))
 	r.buf = append(r.buf, s...)
 }
 
 // Blob appends a blob value.
 func (r *Row) Blob(p []byte) {
 	r.buf = append(r.buf, tagBlob)
-	r.buf = binary.LittleEndian.AppendUint32(r.buf, uint32(len(p)))
+	r.buf = binary.NativeEndian.AppendUint32(r.buf, uint32(len(p)))
 	r.buf = append(r.buf, p...)
 }
 
 // Int appends an integer value.
 func (r *Row) Int(v int64) {
 	r.buf = append(r.buf, tagInt)
-	r.buf = binary.LittleEndian.AppendUint64(r.buf, uint64(v))
+	r.buf = binary.NativeEndian.AppendUint64(r.buf, uint64(v))
 }
 
 // Float appends a real value.
 func (r *Row) Float(v float64) {
 	r.buf = append(r.buf, tagFloat)
-	r.buf = binary.LittleEndian.AppendUint64(r.buf, math.Float64bits(v))
+	r.buf = binary.NativeEndian.AppendUint64(r.buf, math.Float64bits(v))
 }
 
 // Insert inserts n rows into table; row(i, r) appends row i's values, one
