@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
@@ -249,6 +250,18 @@ func (w *Writer) Meta(ctx context.Context, meta map[string]string) error {
 // table is, or (when on is false) is not, table.
 func indexStatements(table string, on bool) []string {
 	var out []string
+	for _, q := range indexDefs() {
+		if strings.Contains(q, " ON "+table+"(") == on {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// indexDefs are the statements of indexes.sql without their comments, each
+// on one line with single spaces (the form ensureIndexes compares).
+var indexDefs = sync.OnceValue(func() []string {
+	var out []string
 	for _, stmt := range strings.Split(indexesSQL, ";") {
 		var code []string
 		for _, line := range strings.Split(stmt, "\n") {
@@ -256,13 +269,12 @@ func indexStatements(table string, on bool) []string {
 				code = append(code, line)
 			}
 		}
-		q := strings.TrimSpace(strings.Join(code, "\n"))
-		if q != "" && strings.Contains(q, " ON "+table+"(") == on {
+		if q := strings.Join(strings.Fields(strings.Join(code, "\n")), " "); q != "" {
 			out = append(out, q)
 		}
 	}
 	return out
-}
+})
 
 // IndexNodes builds the node table's indexes now: the nodes extraction found
 // are all written, and the few written later are indexed as they arrive.

@@ -222,14 +222,7 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 // revision those of indexes.sql: an index defined otherwise is built again,
 // once, and a missing one is created.
 func ensureIndexes(ctx context.Context, tx *sql.Tx) error {
-	for _, stmt := range strings.Split(indexesSQL, ";") {
-		var want string
-		for _, line := range strings.Split(stmt, "\n") {
-			if !strings.HasPrefix(strings.TrimSpace(line), "--") {
-				want += line + "\n"
-			}
-		}
-		want = strings.Join(strings.Fields(want), " ")
+	for _, want := range indexDefs() {
 		fields := strings.Fields(want)
 		if len(fields) < 3 || fields[0] != "CREATE" || fields[1] != "INDEX" {
 			continue
