@@ -54,7 +54,7 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 	ctx := cmd.Context()
 	if opts.HTTP == "" {
 		log.Info("mcp serving stdio")
-		return mcpserver.ServeStdio(ctx, srv)
+		return mcpserver.ServeStdio(ctx, srv, opts.IO.In, opts.IO.Out, log)
 	}
 	ln, err := net.Listen("tcp", opts.HTTP)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -156,11 +157,15 @@ func errorResult(fe *facade.Error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
-// ServeStdio serves srv on stdin and stdout until ctx is done or the client
-// closes the connection.
-func ServeStdio(ctx context.Context, srv *mcp.Server) error {
-	err := srv.Run(ctx, &mcp.StdioTransport{})
-	if errors.Is(err, context.Canceled) {
+// ServeStdio serves srv on in and out (stdin and stdout) until ctx is done or
+// the client closes in; requests read before in closed are answered first.
+// Malformed lines are answered and skipped (stdio.go).
+func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	err := srv.Run(ctx, &lineTransport{r: in, w: out, log: log})
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
 	return err
