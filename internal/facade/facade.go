@@ -49,6 +49,9 @@ type snapshot struct {
 
 	checkOnce sync.Once
 	check     *drift.Checker // stale checks against this revision (stale.go)
+
+	rankMu sync.Mutex
+	rank   *rankEntry // repo_map's rank graph (repomap.go)
 }
 
 // New returns a Service for the project at root. It opens nothing until the

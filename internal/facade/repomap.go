@@ -71,21 +71,44 @@ type arc struct {
 	w  float64
 }
 
-// rankGraphs caches one rankGraph per open revision. Revisions are
-// immutable, so an entry never goes stale; it is dropped with the process.
-var rankGraphs sync.Map // *snapshot -> *rankEntry
-
+// rankEntry is the rank graph of one open revision (snapshot.rank), built
+// once by the first call that needs it and freed with the revision. The build
+// runs detached from that call's context and holds a reference on the
+// revision, so a cancelled call neither stops it for the calls waiting on it
+// nor leaves a cancelled result behind; an error is not kept, and the next
+// call builds again.
 type rankEntry struct {
-	once sync.Once
+	done chan struct{}
 	g    *rankGraph
 	err  error
 }
 
 func (s *Service) rankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
-	v, _ := rankGraphs.LoadOrStore(snap, &rankEntry{})
-	e := v.(*rankEntry)
-	e.once.Do(func() { e.g, e.err = buildRankGraph(ctx, snap) })
-	return e.g, e.err
+	snap.rankMu.Lock()
+	e := snap.rank
+	if e == nil {
+		e = &rankEntry{done: make(chan struct{})}
+		snap.rank = e
+		snap.refs.Add(1) // the caller holds one: the revision stays open for the build
+		go func() {
+			defer snap.refs.Done()
+			g, err := buildRankGraph(context.WithoutCancel(ctx), snap)
+			snap.rankMu.Lock()
+			e.g, e.err = g, err
+			if err != nil && snap.rank == e {
+				snap.rank = nil
+			}
+			snap.rankMu.Unlock()
+			close(e.done)
+		}()
+	}
+	snap.rankMu.Unlock()
+	select {
+	case <-e.done:
+		return e.g, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // referenceWeight and containWeight weigh the arcs: a use says much more
