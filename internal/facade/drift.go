@@ -10,8 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -129,7 +127,7 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 		return nil, badInput("unknown kind %q: want one of %s", args.Kind, strings.Join(drift.Kinds, ", "))
 	}
 	if args.Path != "" {
-		p, err := s.relPath(args.Path)
+		p, err := s.cleanPath("path", args.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +239,7 @@ func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envel
 	if args.Path == "" {
 		return nil, badInput("path is required")
 	}
-	p, err := s.relPath(args.Path)
+	p, err := s.cleanPath("path", args.Path) // as strictly as the read operations (validate.go)
 	if err != nil {
 		return nil, err
 	}
@@ -298,23 +296,6 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	env.Result = DriftEntryResult{Entry: got[0], Added: false}
 	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
 	return env, s.finish(ctx, env, snap, nil)
-}
-
-// relPath turns a user path into a clean project-relative slash path, refusing
-// one outside the project.
-func (s *Service) relPath(p string) (string, error) {
-	if filepath.IsAbs(p) {
-		rel, err := filepath.Rel(s.root, p)
-		if err != nil {
-			return "", &Error{Code: ErrPathOutside, Message: fmt.Sprintf("path %q is outside the project", p)}
-		}
-		p = rel
-	}
-	c := path.Clean(filepath.ToSlash(p))
-	if c == ".." || strings.HasPrefix(c, "../") || c == "." {
-		return "", &Error{Code: ErrPathOutside, Message: fmt.Sprintf("path %q is outside the project; paths are relative to the project root", p)}
-	}
-	return c, nil
 }
 
 // DriftOps lists the ledger operations in the form of Ops, for transports

@@ -19,8 +19,10 @@ package facade
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/ragraf/ragraf/internal/drift"
@@ -180,6 +182,9 @@ func (s *Service) checkPaths(ctx context.Context, ctl *control.Store, snap *snap
 		}
 		seen[p] = true
 		ds, isNew, err := ck.Check(ctx, p)
+		if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENAMETOOLONG) {
+			continue // no file can have this name (a ledger entry written before paths were checked)
+		}
 		if err != nil {
 			return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("checking %s for drift: %v", p, err)}
 		}

@@ -44,6 +44,25 @@ type Ack struct {
 	AckedAt string `json:"acked_at"`
 }
 
+// ErrBadPath means an entry's path cannot name a file of the project; the
+// facade refuses such paths before they get here (cleanPath).
+var ErrBadPath = errors.New("drift entry path is not a project-relative file path")
+
+// storablePath reports whether p can be a ledger path: not empty, no NUL
+// byte, relative and inside the project, at most 4,096 bytes. A live
+// database's "db:<name>" paths pass.
+func storablePath(p string) bool {
+	if p == "" || len(p) > 4096 || strings.ContainsRune(p, 0) || strings.HasPrefix(p, "/") {
+		return false
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == ".." {
+			return false
+		}
+	}
+	return true
+}
+
 // EntryID is the id of the entry with dedup key key: equal keys, equal ids.
 func EntryID(key string) string {
 	sum := sha256.Sum256([]byte(key))
@@ -72,6 +91,9 @@ func (s *Store) AppendEntries(ctx context.Context, entries []Entry) ([]Entry, er
 	for _, e := range entries {
 		if e.DedupKey == "" {
 			return nil, fmt.Errorf("drift entry for %s has no dedup key", e.Path)
+		}
+		if !storablePath(e.Path) || (e.OldPath != "" && !storablePath(e.OldPath)) {
+			return nil, fmt.Errorf("%w: %q", ErrBadPath, e.Path)
 		}
 		e.ID = EntryID(e.DedupKey)
 		if e.Lines == nil {

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -163,5 +164,23 @@ func TestBackwardsCompat(t *testing.T) {
 	}
 	if _, err := s.AppendEntries(ctx, []Entry{entry("rev-0001", "manual", "note", "a", "k")}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLedgerRefusesUnnameablePaths: a path no project file can have is not
+// stored, whoever asks; the batch it came in adds nothing.
+func TestLedgerRefusesUnnameablePaths(t *testing.T) {
+	ctx := context.Background()
+	s := testStore(t)
+	for _, p := range []string{"", "a\x00b.php", "/etc/passwd", "../x.php", "src/../../x.php", string(make([]byte, 4097))} {
+		if _, err := s.AppendEntries(ctx, []Entry{entry("rev-0001", "compare", "modify", "ok.php", "k-ok"), entry("rev-0001", "manual", "note", p, "k-"+p)}); !errors.Is(err, ErrBadPath) {
+			t.Errorf("path %q: %v", p, err)
+		}
+	}
+	if es, err := s.Entries(ctx, Filter{}); err != nil || len(es) != 0 {
+		t.Errorf("entries stored: %v %v", es, err)
+	}
+	if _, err := s.AppendEntries(ctx, []Entry{entry("rev-0001", "db-schema-diff", "schema_change", "db:main", "k-db")}); err != nil {
+		t.Errorf("db path: %v", err)
 	}
 }

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/rev"
+	"github.com/ragraf/ragraf/internal/store/control"
+)
+
+// TestFT35_LedgerRefusesPathsReadsRefuse: drift_record validates its path as
+// strictly as the read operations (a NUL byte, an escape, query-language
+// text are refused with their codes), so nothing it stores can break drift
+// or the session-start hook; and an entry with such a path already in the
+// ledger (written before this check) does not break them either.
+func TestFT35_LedgerRefusesPathsReadsRefuse(t *testing.T) {
+	root := writeFiles(t, map[string]string{"src/a.php": "<?php\nfunction a() { return 1; }\n"})
+	if r := run(t, root, "index"); r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	for _, c := range []struct{ args, code string }{
+		{`{"path":"src/a\u0000b.php","note":"x"}`, "E_BAD_INPUT"},
+		{`{"path":"../etc/passwd"}`, "E_PATH_OUTSIDE_PROJECT"},
+		{`{"path":"/etc/passwd"}`, "E_PATH_OUTSIDE_PROJECT"},
+		{`{"path":"."}`, "E_BAD_INPUT"},
+		{`{"path":"` + strings.Repeat("a", 1001) + `"}`, "E_BAD_INPUT"},
+	} {
+		r := run(t, root, "query", "drift_record", "--args", c.args)
+		if r.code != 2 || !strings.Contains(r.stdout, c.code) {
+			t.Errorf("drift_record %s: exit %d %s, want %s", c.args[:min(len(c.args), 40)], r.code, r.stdout, c.code)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		if r := run(t, root, "query", "drift"); r.code != 0 {
+			t.Errorf("%s: drift: %d %s", when, r.code, r.stdout)
+		}
+		if r := run(t, root, "hook", "session-start"); r.code != 0 || !strings.Contains(r.stdout, "index rev-0001") || strings.Contains(r.stdout, "E_INTERNAL") {
+			t.Errorf("%s: hook session-start: %d %s", when, r.code, r.stdout)
+		}
+	}
+	check("after refused records")
+	// a NUL path written by an older ragraf
+	ctx := context.Background()
+	ctl, err := control.Open(ctx, rev.Layout{Root: root}.Control())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ctl.DB().ExecContext(ctx, `INSERT INTO drift_entry(id, revision, method, kind, path, old_path, lines, nodes, note, content_hash, detected_at, dedup_key)
+		VALUES ('d-0000000000000000', 'rev-0001', 'manual', 'note', ?, '', '[]', '[]', 'old', '', '2026-01-01T00:00:00Z', 'legacy')`, "src/a\x00b.php"); err != nil {
+		t.Fatal(err)
+	}
+	ctl.Close()
+	check("with a NUL path in the ledger")
+}
