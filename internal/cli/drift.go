@@ -21,6 +21,7 @@ type driftOptions struct {
 	Method  string
 	Unacked bool
 	Limit   int
+	Cursor  string
 	// the record subcommand's own flags: their defaults must not leak into the list filters
 	RecordPath, RecordKind string
 }
@@ -36,7 +37,7 @@ func newDriftCmd(io IO, g *globalOptions) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return driftRun(cmd.Context(), opts, func(ctx context.Context, s *facade.Service) (*facade.Envelope, error) {
-				return s.Drift(ctx, facade.DriftArgs{Path: opts.Path, Kind: opts.Kind, Unacked: opts.Unacked, Limit: opts.Limit})
+				return s.Drift(ctx, facade.DriftArgs{Path: opts.Path, Kind: opts.Kind, Unacked: opts.Unacked, Limit: opts.Limit, Cursor: opts.Cursor})
 			})
 		},
 	}
@@ -44,6 +45,7 @@ func newDriftCmd(io IO, g *globalOptions) *cobra.Command {
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only entries of this kind")
 	cmd.Flags().BoolVar(&opts.Unacked, "unacked", false, "only entries without an acknowledgement")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "how many entries (default 100)")
+	cmd.Flags().StringVar(&opts.Cursor, "cursor", "", "limits.cursor of the previous page")
 
 	detect := &cobra.Command{
 		Use:   "detect",

@@ -56,15 +56,19 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := CallsResult{Stated: []Call{}, Derived: []Call{}}
 	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
@@ -97,7 +101,7 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 		return nil, err
 	}
 	res.Stated, res.Derived = calls(pageHard, syms), calls(pageSoft, syms)
-	return s.finishCalls(ctx, env, snap, op, res, limit, offset, len(hard)+len(soft))
+	return s.finishCalls(ctx, env, snap, pg, res, len(hard)+len(soft))
 }
 
 // byPlace drops what reaches a node that does not exist and orders the rest
@@ -126,9 +130,9 @@ func byPlace(rs []reached, places map[string]graph.Place) []reached {
 	return out
 }
 
-func (s *Service) finishCalls(ctx context.Context, env *Envelope, snap *snapshot, op string, res CallsResult, limit, offset, total int) (*Envelope, error) {
+func (s *Service) finishCalls(ctx context.Context, env *Envelope, snap *snapshot, pg pager, res CallsResult, total int) (*Envelope, error) {
 	env.Result = res
-	env.Limits = limits(op, limit, offset, len(res.Stated)+len(res.Derived), total)
+	env.Limits = pg.limits(snap, len(res.Stated)+len(res.Derived), total)
 	if total == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": res.Target.Name}, Why: "text mentions of the name, which the graph does not link"})
@@ -193,15 +197,19 @@ func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, err
 	if err := checkTarget(args.ID, args.QName); err != nil {
 		return nil, err
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := CallsResult{Stated: []Call{}, Derived: []Call{}}
 	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
@@ -244,5 +252,5 @@ func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, err
 	if rest := limit - len(res.Stated); rest > 0 {
 		res.Derived = window(derived, rest, max(offset-len(stated), 0))
 	}
-	return s.finishCalls(ctx, env, snap, op, res, limit, offset, len(stated)+len(derived))
+	return s.finishCalls(ctx, env, snap, pg, res, len(stated)+len(derived))
 }

@@ -25,9 +25,12 @@ type DriftArgs struct {
 	Kind    string `json:"kind,omitempty" jsonschema:"only entries of this kind: add, modify, delete, rename, slice_boundary, schema_change, note"`
 	Unacked bool   `json:"unacked,omitempty" jsonschema:"only entries without an acknowledgement"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"how many entries to return (default 100, max 1000)"`
+	Cursor  string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
 }
 
-// DriftResult lists ledger entries of the active revision, oldest first.
+// DriftResult lists one page of the active revision's ledger entries, oldest
+// first (in the order they were recorded: entries recorded after the first
+// page was cut come at the end).
 type DriftResult struct {
 	Rev     string          `json:"rev"`
 	Entries []control.Entry `json:"entries"`
@@ -117,11 +120,9 @@ func (s *Service) record(ctx context.Context, ctl *control.Store, snap *snapshot
 
 // Drift lists the active revision's ledger.
 func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) {
-	if args.Limit == 0 {
-		args.Limit = 100
-	}
-	if args.Limit < 0 || args.Limit > 1000 {
-		return nil, badInput("limit must be between 1 and 1000, got %d", args.Limit)
+	pg, err := paging("drift", args.Limit, args.Cursor, 100, 1000)
+	if err != nil {
+		return nil, err
 	}
 	if args.Kind != "" && !slices.Contains(drift.Kinds, args.Kind) {
 		return nil, badInput("unknown kind %q: want one of %s", args.Kind, strings.Join(drift.Kinds, ", "))
@@ -138,6 +139,9 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	ctl, err := s.control(ctx)
 	if err != nil {
 		return nil, err
@@ -147,9 +151,9 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 		return nil, storeError(err)
 	}
 	env := s.envelope("drift", snap)
-	shown := all[:min(len(all), args.Limit)]
+	shown := pageOf(pg, all)
 	env.Result = DriftResult{Rev: snap.name, Entries: nz(shown)}
-	env.Limits = Limits{Limit: args.Limit, Returned: len(shown), Total: len(all), Truncated: len(shown) < len(all)}
+	env.Limits = pg.limits(snap, len(shown), len(all))
 	env.NotFound = len(all) == 0
 	return env, s.finish(ctx, env, snap, entryPaths(shown))
 }

@@ -14,9 +14,10 @@ import (
 
 // EntryPointsArgs filters the entry points.
 type EntryPointsArgs struct {
-	Kind  string `json:"kind,omitempty" jsonschema:"web_route, http_endpoint, cli_command or cron_job; empty for all"`
-	Path  string `json:"path,omitempty" jsonschema:"only entry points declared in this file or below this directory"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many entry points (default 200)"`
+	Kind   string `json:"kind,omitempty" jsonschema:"web_route, http_endpoint, cli_command or cron_job; empty for all"`
+	Path   string `json:"path,omitempty" jsonschema:"only entry points declared in this file or below this directory"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many entry points to return (default 200, max 1000)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
 }
 
 // EntryPoint is one route, endpoint, command or job.
@@ -45,7 +46,8 @@ type Handler struct {
 	Via        string  `json:"via,omitempty"`
 }
 
-// EntryPointsResult lists entry points in path and line order.
+// EntryPointsResult lists one page of entry points in path and line order;
+// each carries all its handlers.
 type EntryPointsResult struct {
 	EntryPoints []EntryPoint `json:"entry_points"`
 }
@@ -75,15 +77,18 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 		}
 		prefix = p
 	}
-	limit := args.Limit
-	if limit <= 0 {
-		limit = 200
+	pg, err := paging(op, args.Limit, args.Cursor, 200, 1000)
+	if err != nil {
+		return nil, err
 	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	nodes, err := snap.graph.AllNodes(ctx, kinds...)
 	if err != nil {
@@ -106,9 +111,7 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 		return a.ID < b.ID
 	})
 	total := len(sel)
-	if len(sel) > limit {
-		sel = sel[:limit]
-	}
+	sel = pageOf(pg, sel)
 	res := EntryPointsResult{EntryPoints: []EntryPoint{}}
 	paths := []string{}
 	for _, n := range sel {
@@ -128,7 +131,7 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 		}
 	}
 	env.Result = res
-	env.Limits = Limits{Limit: limit, Returned: len(res.EntryPoints), Total: total, Truncated: total > len(res.EntryPoints)}
+	env.Limits = pg.limits(snap, len(res.EntryPoints), total)
 	if total == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": "route"}, Why: "lexical search for routing code"})

@@ -66,6 +66,7 @@ const (
 	ErrQueryLanguage = "E_QUERY_LANGUAGE"
 	ErrPathOutside   = "E_PATH_OUTSIDE_PROJECT"
 	ErrUnknownOp     = "E_UNKNOWN_OP"
+	ErrStaleCursor   = "E_STALE_CURSOR" // a cursor cut from another revision
 	ErrInternal      = "E_INTERNAL"
 )
 

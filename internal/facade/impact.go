@@ -339,15 +339,19 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := ImpactResult{Targets: []Symbol{}, Depth: depth, Mode: mode, Hard: emptyBlock(), Soft: emptyBlock()}
 	var start []string
@@ -444,7 +448,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(hardE, syms), impactItems(softE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(hardT, syms), impactItems(softT, syms)
 	env.Result = res
-	env.Limits = limits(op, limit, offset, len(res.Hard.Symbols)+len(res.Soft.Symbols), total)
+	env.Limits = pg.limits(snap, len(res.Hard.Symbols)+len(res.Soft.Symbols), total)
 	if total == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(firstQName(res.Targets))}, Why: "text mentions the graph does not link"})

@@ -43,15 +43,19 @@ func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs)
 	if err := checkTarget(args.ID, args.QName); err != nil {
 		return nil, err
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := ImplementationsResult{Implementations: []Implementation{}}
 	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
@@ -80,7 +84,7 @@ func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs)
 	}
 	res.Implementations = window(all, limit, offset)
 	env.Result = res
-	env.Limits = limits(op, limit, offset, len(res.Implementations), len(all))
+	env.Limits = pg.limits(snap, len(res.Implementations), len(all))
 	if len(all) == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": t.Name}, Why: "text mentions of the name, which the graph does not link"})

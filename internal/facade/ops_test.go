@@ -38,11 +38,17 @@ var opCases = []opCase{
 	{"search", `{"query":"computeRate"}`, `{"query":"zzzqqq"}`},
 	{"code", `{"qname":"App\\C1::run"}`, `{"path":"src/none.php"}`},
 	{"live_read", `{"path":"src/C1.php"}`, `{"path":"src/none.php"}`},
-	{"revisions", `{}`, `{"limit":1,"cursor":"` + cursorAt("revisions", 10) + `"}`},
+	{"revisions", `{}`, `{"limit":1,"cursor":"` + fixtureCursor("revisions", 10) + `"}`},
 	{"entry_points", `{}`, `{"path":"src/none.php"}`},
 	{"schema", `{"table":"orders"}`, `{"table":"nope"}`},
 	{"table_usage", `{"table":"orders"}`, `{"table":"nope"}`},
 	{"docs", `{"path":"README.md"}`, `{"path":"src/C1.php"}`},
+}
+
+// fixtureCursor is the cursor at offset of list on the fixture's revision
+// (fixture.publish writes its rev.json).
+func fixtureCursor(list string, offset int) string {
+	return pager{list: list}.cursor(&snapshot{name: "rev-0001", info: rev.Info{CreatedAt: "2026-01-01T00:00:00Z"}}, offset)
 }
 
 func newTestService(t testing.TB) (*Service, string) {

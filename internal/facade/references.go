@@ -72,15 +72,19 @@ func (s *Service) References(ctx context.Context, args ReferencesArgs) (*Envelop
 	if err != nil {
 		return nil, err
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := ReferencesResult{Uses: []Use{}}
 	target, ok, err := s.target(ctx, snap, args.ID, args.QName)
@@ -117,7 +121,7 @@ func (s *Service) References(ctx context.Context, args ReferencesArgs) (*Envelop
 			Provenance: string(e.Provenance), Confidence: e.Confidence, From: f})
 	}
 	env.Result = res
-	env.Limits = limits(op, limit, offset, len(res.Uses), total+decl)
+	env.Limits = pg.limits(snap, len(res.Uses), total+decl)
 	if total+decl == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": target.Name}, Why: "text mentions of the name, which the graph does not link"})

@@ -35,15 +35,19 @@ type RevisionsResult struct {
 // Revisions lists the revision history and the archive reports.
 func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope, error) {
 	const op = "revisions"
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	ctl, err := s.control(ctx)
 	if err != nil {
 		return nil, err
@@ -69,6 +73,6 @@ func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope,
 	}
 	env := s.envelope(op, snap)
 	env.Result = res
-	env.Limits = limits(op, limit, offset, len(res.Revisions), len(all))
+	env.Limits = pg.limits(snap, len(res.Revisions), len(all))
 	return s.done(ctx, env, snap, nil)
 }

@@ -87,10 +87,11 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 			return nil, badInput("path_glob %q is not a valid glob", args.PathGlob)
 		}
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	match := lexvec.MatchQuery(args.Query)
 	if match == "" {
 		return nil, badInput("query %q holds no word to search for", args.Query)
@@ -100,6 +101,9 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := SearchResult{Query: args.Query, Mode: "lexical", Hits: []Hit{}}
 	if mode != "lexical" && !snap.info.Capability.Vectors {
@@ -111,7 +115,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	}
 	res.Hits = window(hits, limit, offset)
 	env.Result = res
-	env.Limits = limits(op, limit, offset, len(res.Hits), len(hits))
+	env.Limits = pg.limits(snap, len(res.Hits), len(hits))
 	if len(hits) == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "symbol", Args: map[string]any{"name": lastName(strings.TrimSpace(args.Query)), "fuzzy": true}, Why: "names containing the text"})
@@ -242,8 +246,8 @@ func pool(args SearchArgs) int {
 	if args.Kind != "" || args.PathGlob != "" {
 		return candidates
 	}
-	limit, offset, _ := args.page("search")
-	return min(candidates, max(200, 4*(offset+limit)))
+	pg, _ := args.page("search")
+	return min(candidates, max(200, 4*(pg.offset+pg.limit)))
 }
 
 func isTextKind(k string) bool {

@@ -70,15 +70,19 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 		}
 		path = p
 	}
-	limit, offset, err := args.page(op)
+	pg, err := args.page(op)
 	if err != nil {
 		return nil, err
 	}
+	limit, offset := pg.limit, pg.offset
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	g := snap.graph
 	var nodes []fact.Node
 	text := args.Name + args.QName
@@ -109,7 +113,7 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 	}
 	env := s.envelope(op, snap)
 	env.Result = SymbolResult{Symbols: syms}
-	env.Limits = limits(op, limit, offset, len(syms), len(kept))
+	env.Limits = pg.limits(snap, len(syms), len(kept))
 	if len(kept) == 0 {
 		notFound(env, text)
 	}

@@ -18,7 +18,8 @@ import (
 type TableUsageArgs struct {
 	Table  string `json:"table" jsonschema:"table name, with or without its prefix, e.g. wp_posts or posts"`
 	Column string `json:"column,omitempty" jsonschema:"only uses that name this column explicitly"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"at most this many uses (default 200)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many uses to return (default 200, max 1000)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
 }
 
 // TableUse is one place that touches the table.
@@ -37,7 +38,8 @@ type TableUse struct {
 	Confidence float64  `json:"confidence"`
 }
 
-// TableUsageResult lists the uses in path and line order.
+// TableUsageResult lists one page of the uses in path and line order; every
+// page names all the table nodes the name matched.
 type TableUsageResult struct {
 	Tables []string   `json:"tables"` // the table node ids the name matched
 	Uses   []TableUse `json:"uses"`
@@ -54,15 +56,18 @@ func (s *Service) TableUsage(ctx context.Context, args TableUsageArgs) (*Envelop
 			return nil, err
 		}
 	}
-	limit := args.Limit
-	if limit <= 0 {
-		limit = 200
+	pg, err := paging(op, args.Limit, args.Cursor, 200, 1000)
+	if err != nil {
+		return nil, err
 	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	tables, err := snap.graph.AllNodes(ctx, fact.Table)
 	if err != nil {
@@ -116,6 +121,8 @@ func (s *Service) TableUsage(ctx context.Context, args TableUsageArgs) (*Envelop
 		n := byID[res.Uses[i].FromID]
 		res.Uses[i].FromKind, res.Uses[i].FromQName = string(n.Kind), n.QName
 	}
+	// a total order: (path, line, edge, op, from) is the key uses were
+	// deduplicated by, so pages cut from it are stable
 	sort.Slice(res.Uses, func(i, j int) bool {
 		a, b := res.Uses[i], res.Uses[j]
 		if a.Path != b.Path {
@@ -124,14 +131,18 @@ func (s *Service) TableUsage(ctx context.Context, args TableUsageArgs) (*Envelop
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
-		return a.Edge+a.Op < b.Edge+b.Op
+		if a.Edge != b.Edge {
+			return a.Edge < b.Edge
+		}
+		if a.Op != b.Op {
+			return a.Op < b.Op
+		}
+		return a.FromID < b.FromID
 	})
 	total := len(res.Uses)
-	if total > limit {
-		res.Uses = res.Uses[:limit]
-	}
+	res.Uses = pageOf(pg, res.Uses)
 	env.Result = res
-	env.Limits = Limits{Limit: limit, Returned: len(res.Uses), Total: total, Truncated: total > len(res.Uses)}
+	env.Limits = pg.limits(snap, len(res.Uses), total)
 	paths := make([]string, 0, len(res.Uses))
 	for _, u := range res.Uses {
 		paths = append(paths, u.Path)

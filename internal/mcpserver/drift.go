@@ -15,7 +15,7 @@ import (
 
 var driftTools = []tool{
 	{op: "drift", title: "Drift ledger", description: `List the drift ledger of the current revision: every recorded difference between the index and the working tree, with kind (add, modify, delete, rename, slice_boundary, schema_change, note), path, changed line ranges of the indexed file, affected node ids and acknowledgements.
-Use it to see which indexed facts may be stale before relying on them.
+Use it to see which indexed facts may be stale before relying on them. Paged (limit default 100): pass limits.cursor back as cursor.
 Example: {"unacked": true} -> result.entries [{"id": "d-1a2b3c4d5e6f7a8b", "method": "compare", "kind": "modify", "path": "src/Cart.php", "lines": [[40, 52]], ...}].`},
 	{op: "drift_detect", title: "Detect drift", description: `Run a drift detector now and record what it finds: "compare" (file hashes against the index), "git-diff" (changes since the indexed git HEAD), or "hook:session-start". Re-detecting a change adds nothing.
 Example: {"method": "compare"} -> result.found 3, result.added [...new entries...], result.changed_paths ["src/Cart.php", ...].`},
