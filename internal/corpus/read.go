@@ -24,12 +24,15 @@ type Content struct {
 	ValidUTF8 bool   // Data is valid UTF-8 (invalid bytes are kept as they are)
 	HadBOM    bool   // the raw bytes began with a UTF-8 byte order mark
 	CRLF      bool   // the raw bytes contained "\r\n"
+	CR        bool   // the raw bytes contained a "\r" that ends a line alone (old Mac)
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // Read reads the file at abs. Normalisation keeps line numbers: a BOM is not a
-// line and "\r\n" becomes "\n", so line N of Data is line N of the file.
+// line, "\r\n" becomes "\n" and a "\r" alone becomes "\n" (PHP, editors and
+// language servers all end a line there), so line N of Data is line N of the
+// file.
 func Read(abs string) (Content, error) {
 	raw, err := os.ReadFile(abs)
 	if err != nil {
@@ -55,6 +58,17 @@ func newContent(raw []byte) Content {
 	if bytes.Contains(data, []byte("\r\n")) {
 		c.CRLF = true
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
+	if bytes.IndexByte(data, '\r') >= 0 {
+		c.CR = true
+		if !c.CRLF {
+			data = bytes.Clone(data) // raw is the caller's when nothing was replaced
+		}
+		for i, b := range data {
+			if b == '\r' {
+				data[i] = '\n'
+			}
+		}
 	}
 	c.Data = data
 	c.ValidUTF8 = utf8.Valid(data)

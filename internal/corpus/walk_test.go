@@ -224,6 +224,8 @@ func TestRead(t *testing.T) {
 		{"bom", "\xEF\xBB\xBF<?php\n", Content{Data: []byte("<?php\n"), Lines: 1, ValidUTF8: true, HadBOM: true}},
 		{"crlf", "a\r\nb\r\n", Content{Data: []byte("a\nb\n"), Lines: 2, ValidUTF8: true, CRLF: true}},
 		{"bom and crlf", "\xEF\xBB\xBFa\r\nb", Content{Data: []byte("a\nb"), Lines: 2, ValidUTF8: true, HadBOM: true, CRLF: true}},
+		{"cr only", "a\rb\r", Content{Data: []byte("a\nb\n"), Lines: 2, ValidUTF8: true, CR: true}},
+		{"mixed endings", "a\r\nb\rc\nd", Content{Data: []byte("a\nb\nc\nd"), Lines: 4, ValidUTF8: true, CRLF: true, CR: true}},
 		{"invalid utf8 kept", "a\xff\xfeb\n", Content{Data: []byte("a\xff\xfeb\n"), Lines: 1}},
 		{"binary", "a\x00b\r\n", Content{Data: []byte("a\x00b\r\n"), Lines: 1, Binary: true}},
 	}

@@ -75,7 +75,7 @@ func genFixture(n, hot int) *fixture {
 		classes[i] = f.node(fact.Class, fmt.Sprintf(`App\C%d`, i), fmt.Sprintf("C%d", i), p, 3, 19, fid, fmt.Sprintf("class C%d extends Base implements Shipping", i))
 		runs[i] = f.node(fact.Method, fmt.Sprintf(`App\C%d::run`, i), "run", p, 5, 10, classes[i], "public function run(): void")
 		helpers[i] = f.node(fact.Method, fmt.Sprintf(`App\C%d::helper`, i), "helper", p, 12, 18, classes[i], "private function helper(array $items): int")
-		f.chunks = append(f.chunks, fact.TextChunk{ID: fact.ChunkID("docblock", p, 2, classes[i]), NodeID: classes[i], Kind: "docblock",
+		f.chunks = append(f.chunks, fact.TextChunk{ID: fact.ChunkID("docblock", p, 2, 0, classes[i]), NodeID: classes[i], Kind: "docblock",
 			Path: p, StartLine: 2, EndLine: 2, Text: fmt.Sprintf("/** Shipping rates for zone %d: computeRate and cart totals. */", i)})
 		f.edge(fact.Extends, classes[i], base, p, 3, fact.Stated)
 		f.edge(fact.Implements, classes[i], iface, p, 3, fact.Stated)

@@ -150,9 +150,10 @@ func EdgeID(k EdgeKind, from, to, evidencePath string, evidenceLine int) string 
 	return "e" + Hash(string(k), from, to, evidencePath, strconv.Itoa(evidenceLine))
 }
 
-// ChunkID returns the id of a text chunk.
-func ChunkID(kind, path string, startLine int, nodeID string) string {
-	return "t" + Hash(kind, path, strconv.Itoa(startLine), nodeID)
+// ChunkID returns the id of a text chunk. The start column separates two
+// chunks that begin on one line (`f(/* a */ $x, /* b */ $y)`).
+func ChunkID(kind, path string, startLine, startCol int, nodeID string) string {
+	return "t" + Hash(kind, path, strconv.Itoa(startLine), strconv.Itoa(startCol), nodeID)
 }
 
 // FileNodeID returns the id of the file node for path.

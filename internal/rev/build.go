@@ -252,7 +252,19 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 	default:
 		// a language with no extractor yet keeps its file row and snapshot
 	}
+	if reason := res.uniqueIDs(); reason != "" {
+		res.row.Reason = joinReason(res.row.Reason, reason)
+		res.row.Status = string(corpus.Partial)
+	}
 	return res, nil
+}
+
+// joinReason adds reason b to a file row's reason a.
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // adopt adds an extractor's nodes and edges, hanging its top-level nodes
@@ -347,6 +359,8 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		chunks = append(chunks, r.chunks...)
 		refs = append(refs, r.refs...)
 	}
+	nodes = uniqueNodes(nodes, opts.Logger)
+	chunks = uniqueChunks(chunks, opts.Logger)
 	snapshots := make(map[string][]byte, len(results))
 	for i := range results {
 		if results[i].snapshot != nil {
@@ -374,7 +388,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	if err != nil {
 		return err
 	}
-	nodes = domNodes
+	nodes = uniqueNodes(domNodes, opts.Logger) // what the domain added follows the extracted nodes
 	resolved.Unresolved = append(resolved.Unresolved, dom.Unresolved...)
 	maps.Copy(resolved.Meta, dom.Meta)
 	edges = dedupEdges(slices.Concat(edges, resolved.Edges, dom.Edges))

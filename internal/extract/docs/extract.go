@@ -261,7 +261,7 @@ func (r *Result) addBody(path, nodeID string, lines []string, code []bool, from,
 		text := strings.Join(lines[start-1:end], "\n")
 		if strings.TrimSpace(text) != "" {
 			r.Chunks = append(r.Chunks, fact.TextChunk{
-				ID: fact.ChunkID("doc_section", path, start, nodeID), NodeID: nodeID, Kind: "doc_section",
+				ID: fact.ChunkID("doc_section", path, start, 0, nodeID), NodeID: nodeID, Kind: "doc_section",
 				Path: path, StartLine: start, EndLine: end, Text: text,
 			})
 		}

@@ -112,7 +112,19 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, 
 		res.Partial = true
 		res.Error = firstError(root, src)
 	}
+	if sh := tree.Shape(); sh.Cut > 0 {
+		res.Partial = true
+		res.Error = joinError(res.Error, fmt.Sprintf("budget: depth: nesting deeper than %d levels from line %d; %d syntax nodes below it left out", sitter.MaxDepth, sh.CutAt.Row+1, sh.Cut))
+	}
 	return res, nil
+}
+
+// joinError adds reason b to a, the reasons of a partial file.
+func joinError(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // walker carries the state of one file's walk.
@@ -129,7 +141,8 @@ type walker struct {
 	// docOwner maps the start byte of a docblock comment to the node it documents.
 	docOwner map[uint]string
 	// spans of emitted declarations, to attach free comments to their innermost container.
-	spans []span
+	spans  []span
+	owners *owners // built from spans once the declarations are known (comments.go)
 	// nsOpen is the index in nodes of an unbraced namespace still open.
 	nsOpen int
 }

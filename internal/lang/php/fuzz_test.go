@@ -32,6 +32,7 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		src := bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 		src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 		res, err := x.File(context.Background(), "f.php", src)
 		if err != nil {
 			t.Fatalf("File: %v", err)
@@ -49,7 +50,17 @@ func checkExtract(t *testing.T, parser *sitter.Parser, src []byte, res Result) {
 	}
 	byID := map[string]fact.Node{}
 	for _, n := range res.Nodes {
+		if o, dup := byID[n.ID]; dup {
+			t.Errorf("node id %s repeated: %s %s line %d and %s %s line %d", n.ID, o.Kind, o.QName, o.StartLine, n.Kind, n.QName, n.StartLine)
+		}
 		byID[n.ID] = n
+	}
+	chunkIDs := map[string]fact.TextChunk{}
+	for _, c := range res.Chunks {
+		if o, dup := chunkIDs[c.ID]; dup {
+			t.Errorf("chunk id %s repeated: %q line %d and %q line %d", c.ID, o.Text, o.StartLine, c.Text, c.StartLine)
+		}
+		chunkIDs[c.ID] = c
 	}
 	for _, n := range res.Nodes {
 		if n.StartLine < 1 || n.StartLine > n.EndLine || n.EndLine > lines {

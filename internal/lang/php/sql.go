@@ -180,10 +180,16 @@ func (d *domainWalker) visit(n *sitter.Node) {
 		d.sqlCandidate(n, n)
 		return
 	case "binary_expression":
-		if op := n.ChildByFieldName("operator"); op != nil && d.text(op) == "." {
+		if isConcat(d, n) {
 			if d.sqlCandidate(n, n) {
 				return
 			}
+			// the operands, not the concatenations inside the chain: each of
+			// those would be templated again, quadratic in the chain's length
+			for _, o := range concatOperands(d, n) {
+				d.visit(o)
+			}
+			return
 		}
 	case "function_call_expression":
 		if d.call(n) {
@@ -199,6 +205,34 @@ func (d *domainWalker) visit(n *sitter.Node) {
 		}
 	}
 	d.children(n)
+}
+
+// isConcat reports whether n is a concatenation `a . b`.
+func isConcat(d *domainWalker, n *sitter.Node) bool {
+	if n.Kind() != "binary_expression" {
+		return false
+	}
+	op := n.ChildByFieldName("operator")
+	return op != nil && d.text(op) == "."
+}
+
+// concatOperands returns the operands of the chain of concatenations rooted
+// at n, in order, with the comments among them; found without recursion.
+func concatOperands(d *domainWalker, n *sitter.Node) []*sitter.Node {
+	var out []*sitter.Node
+	stack := []*sitter.Node{n}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !isConcat(d, e) {
+			out = append(out, e)
+			continue
+		}
+		for i := int(e.NamedChildCount()) - 1; i >= 0; i-- {
+			stack = append(stack, e.NamedChild(uint(i)))
+		}
+	}
+	return out
 }
 
 // isStringExpr reports whether e is a string or a concatenation.

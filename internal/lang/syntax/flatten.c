@@ -50,6 +50,7 @@ int64_t rg_parse(TSParser *parser, rg_buf *buf, const char *src, uint32_t len) {
 	}
 	int64_t n = 0;
 	uint32_t depth = 0;
+	buf->max_depth = 0;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
 	int32_t parent = -1;
 	for (;;) {
@@ -70,6 +71,7 @@ int64_t rg_parse(TSParser *parser, rg_buf *buf, const char *src, uint32_t len) {
 		if (ts_tree_cursor_goto_first_child(&c)) {
 			if (depth == buf->scap && !grow((void **)&buf->stack, &buf->scap, buf->scap + 1, sizeof(int32_t))) goto fail;
 			buf->stack[depth++] = parent;
+			if (depth > buf->max_depth) buf->max_depth = depth;
 			parent = self;
 			continue;
 		}

@@ -32,6 +32,7 @@ typedef struct {
 	uint32_t cap;
 	int32_t *stack; // parent indices, as deep as the tree
 	uint32_t scap;
+	uint32_t max_depth; // of the last tree flattened
 } rg_buf;
 
 // rg_parse parses src and flattens its tree into buf->nodes; it returns the

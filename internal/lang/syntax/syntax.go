@@ -104,7 +104,11 @@ func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
 	if n < 0 {
 		return nil, ErrParse
 	}
-	return p.build(src, unsafe.Slice(p.buf.nodes, int(n))), nil
+	t := p.build(src, unsafe.Slice(p.buf.nodes, int(n)))
+	if int(p.buf.max_depth) >= MaxDepth {
+		t.reshape()
+	}
+	return t, nil
 }
 
 // Recycle hands t back to p: the next Parse reuses its memory instead of
@@ -130,6 +134,7 @@ type Tree struct {
 	nodes []Node
 	kids  []int32 // children of every node, grouped by parent
 	named []int32 // named children of every node, grouped by parent
+	shape Shape   // what reshape changed (depth.go)
 }
 
 // Node is one syntax node. Pointers to nodes stay valid as long as the tree.
@@ -170,7 +175,7 @@ func (p *Parser) build(src []byte, raw []C.rg_node) *Tree {
 	if t == nil {
 		t = &Tree{}
 	}
-	t.lang, t.src = p.lang, src
+	t.lang, t.src, t.shape = p.lang, src, Shape{}
 	t.nodes = grow(t.nodes, len(raw))
 	p.counts = grow(p.counts, 2*len(raw))
 	counts, namedCounts := p.counts[:len(raw)], p.counts[len(raw):]
