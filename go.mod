@@ -3,6 +3,7 @@ module github.com/ragraf/ragraf
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/go-sql-driver/mysql v1.10.1

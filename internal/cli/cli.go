@@ -139,6 +139,7 @@ func newRootCmd(io IO) *cobra.Command {
 		newReindexCmd(io, g),
 		newHookCmd(io, g),
 		newDriftCmd(io, g),
+		newAgentCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))
