@@ -44,6 +44,8 @@ type Handler struct {
 	Provenance string  `json:"provenance"`
 	Confidence float64 `json:"confidence"`
 	Via        string  `json:"via,omitempty"`
+	// Role is "permission" for a WordPress REST permission callback, empty for the handler itself
+	Role string `json:"role,omitempty"`
 }
 
 // EntryPointsResult lists one page of entry points in path and line order;
@@ -163,7 +165,7 @@ func (s *Service) handlers(ctx context.Context, snap *snapshot, id string) ([]Ha
 			continue
 		}
 		out = append(out, Handler{ID: t.ID, Kind: string(t.Kind), QName: t.QName, Path: t.Path, Line: t.StartLine,
-			Provenance: string(e.Provenance), Confidence: e.Confidence, Via: e.Props["via"]})
+			Provenance: string(e.Provenance), Confidence: e.Confidence, Via: e.Props["via"], Role: e.Props["role"]})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].QName < out[j].QName || out[i].QName == out[j].QName && out[i].ID < out[j].ID

@@ -156,8 +156,11 @@ type domainLinker struct {
 	handlers map[string][]*fact.Ref
 	hooks    map[string][]*fact.Ref
 	commands map[string][]int // cli_command name -> node indexes
-	out      Output
-	applied  map[string]bool // partial table node ids applied onto a table another file creates
+	// supers maps a lower-case class name to its parents and traits
+	// (lower-case), for handlers a class inherits
+	supers  map[string][]string
+	out     Output
+	applied map[string]bool // partial table node ids applied onto a table another file creates
 	// typeOf maps a column renamed without a definition (RENAME COLUMN) to
 	// the column it renames, whose type it keeps
 	typeOf map[int]int
@@ -167,7 +170,7 @@ func newDomainLinker(in DomainInput) *domainLinker {
 	l := &domainLinker{in: in, nodes: in.Nodes, tables: map[string][]int{}, colsOf: map[string][]int{},
 		byQName: map[string][]int{}, bySuffix: map[string][]int{}, methods: map[string][]int{},
 		files: map[string]int{}, handlers: map[string][]*fact.Ref{}, hooks: map[string][]*fact.Ref{},
-		commands: map[string][]int{}}
+		commands: map[string][]int{}, supers: map[string][]string{}}
 	l.merged, l.applied, l.typeOf = map[string][]int{}, map[string]bool{}, map[int]int{}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
@@ -197,9 +200,19 @@ func newDomainLinker(in DomainInput) *domainLinker {
 			l.bySuffix[sk] = append(l.bySuffix[sk], i)
 		}
 	}
+	classOf := map[string]string{}
+	for i := range in.Nodes {
+		if n := &in.Nodes[i]; n.Kind.IsType() {
+			classOf[n.ID] = fact.Lower(n.QName)
+		}
+	}
 	for i := range in.Refs {
 		r := &in.Refs[i]
 		switch r.Kind {
+		case fact.RefExtends, fact.RefUsesTrait:
+			if c, ok := classOf[r.From]; ok {
+				l.supers[c] = append(l.supers[c], fact.Lower(strings.TrimPrefix(r.Name, `\`)))
+			}
 		case refHandles:
 			l.handlers[r.From] = append(l.handlers[r.From], r)
 		case refHookCallback:
@@ -327,6 +340,13 @@ func (l *domainLinker) handles(ref *fact.Ref) {
 func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
 	name := strings.TrimPrefix(ref.Name, `\`)
 	short := ref.Props["short"] == "true"
+	if role := ref.Props["role"]; role != "" {
+		p := map[string]string{"role": role}
+		for k, v := range props {
+			p[k] = v
+		}
+		props = p
+	}
 	add := func(ids []int, prov fact.Provenance, conf float64) int {
 		for _, i := range ids {
 			l.edge(fact.Handles, ref.From, l.nodes[i].ID, ref, prov, conf, props)
@@ -340,7 +360,7 @@ func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
 			}
 			return 0
 		}
-		if ids := l.byQName[string(fact.Method)+"\x00"+fact.Lower(name)]; len(ids) > 0 {
+		if ids := l.method(cls, m); len(ids) > 0 {
 			prov, conf := fact.Stated, 1.0
 			if short {
 				prov, conf = fact.Derived, pShortClass
@@ -352,8 +372,7 @@ func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
 			short = short[j+1:]
 		}
 		if cands := l.bySuffix[string(fact.Class)+"\x00"+fact.Lower(short)]; len(cands) == 1 {
-			q := l.nodes[cands[0]].QName + "::" + m
-			if ids := l.byQName[string(fact.Method)+"\x00"+fact.Lower(q)]; len(ids) > 0 {
+			if ids := l.method(l.nodes[cands[0]].QName, m); len(ids) > 0 {
 				return add(ids, fact.Derived, pShortClass)
 			}
 		}
@@ -372,6 +391,31 @@ func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
 		return add(ids, fact.Stated, 1)
 	}
 	return 0
+}
+
+// maxSuperDepth bounds the walk up a class hierarchy (cycles included).
+const maxSuperDepth = 16
+
+// method finds method m of class cls, declared there or in the nearest
+// parent or trait that declares it.
+func (l *domainLinker) method(cls, m string) []int {
+	seen := map[string]bool{}
+	level := []string{fact.Lower(cls)}
+	for depth := 0; depth < maxSuperDepth && len(level) > 0; depth++ {
+		var next []string
+		for _, c := range level {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			if ids := l.byQName[string(fact.Method)+"\x00"+c+"::"+fact.Lower(m)]; len(ids) > 0 {
+				return ids
+			}
+			next = append(next, l.supers[c]...)
+		}
+		level = next
+	}
+	return nil
 }
 
 // Confidence of a documented_by edge found by a short name.

@@ -60,7 +60,8 @@ func (d *domainWalker) entry(kind fact.NodeKind, qname string, at *sitter.Node, 
 		if short {
 			rp["short"] = "true"
 		}
-		d.ref(RefHandles, id, at, name, rp)
+		// the evidence is where the handler is named
+		d.ref(RefHandles, id, handler, name, rp)
 	}
 	return id
 }
@@ -118,9 +119,16 @@ func (d *domainWalker) handler(e *sitter.Node) (name, raw string, short bool) {
 					return cn + "::" + m, raw, sh
 				}
 			case "string":
+				// a class name in a string is fully qualified
 				if s, ok := d.literal(obj); ok {
-					fq, sh := d.className(s)
-					return fq + "::" + m, raw, sh
+					return strings.TrimPrefix(s, `\`) + "::" + m, raw, false
+				}
+			case "member_access_expression":
+				// [$this->controller, 'm'] with the property's class known
+				if sm := thisProp.FindStringSubmatch(d.text(obj)); sm != nil && d.cls != nil {
+					if t := d.cls.types[sm[1]]; t != "" {
+						return t + "::" + m, raw, true
+					}
 				}
 			case "variable_name":
 				if d.text(obj) == "$this" && d.cls != nil && d.cls.fq != "" {
@@ -193,53 +201,9 @@ func (d *domainWalker) call(n *sitter.Node) bool {
 	case "sprintf", "vsprintf":
 		return d.sqlCandidate(n, n)
 	case "register_rest_route":
-		if len(pos) >= 3 {
-			ns, _ := d.literal(pos[0])
-			rt, ok := d.literal(pos[1])
-			if !ok {
-				rt = d.text(pos[1])
-			}
-			uri := "/" + strings.Trim(ns, "/") + "/" + strings.TrimLeft(rt, "/")
-			for _, opts := range restOptions(pos[2]) {
-				verb := "GET"
-				var cb *sitter.Node
-				for _, el := range namedOf(opts, "array_element_initializer") {
-					if el.NamedChildCount() != 2 {
-						continue
-					}
-					k, _ := d.literal(el.NamedChild(0))
-					switch k {
-					case "methods":
-						if v, ok := d.literal(el.NamedChild(1)); ok {
-							verb = strings.ToUpper(v)
-						} else {
-							verb = d.text(el.NamedChild(1))
-						}
-					case "callback":
-						cb = el.NamedChild(1)
-					}
-				}
-				d.entry(fact.HTTPEndpoint, verb+" /wp-json"+uri, n, map[string]string{"method": verb, "uri": "/wp-json" + uri, "framework": "wordpress", "type": "rest"}, cb)
-			}
-		}
+		d.restRoute(n, pos)
 	case "add_action", "add_filter":
-		if len(pos) >= 2 {
-			hook, ok := d.literal(pos[0])
-			if !ok {
-				hook = d.text(pos[0])
-			}
-			h, raw, _ := d.handler(pos[1])
-			d.ref(RefHookCallback, d.enclosing(line(n.StartPosition())), n, hook, map[string]string{"handler": h, "raw": clip(raw, 160)})
-			if name == "add_action" {
-				for _, p := range []string{"wp_ajax_nopriv_", "wp_ajax_", "admin_post_nopriv_", "admin_post_"} {
-					if action, ok := strings.CutPrefix(hook, p); ok {
-						typ := strings.TrimSuffix(p, "_")
-						d.entry(fact.HTTPEndpoint, hook, n, map[string]string{"action": action, "type": typ, "framework": "wordpress"}, pos[1])
-						break
-					}
-				}
-			}
-		}
+		d.wpHook(n, name, pos)
 	case "add_shortcode":
 		if len(pos) >= 2 {
 			tag, ok := d.literal(pos[0])
@@ -279,25 +243,6 @@ func (d *domainWalker) call(n *sitter.Node) bool {
 	}
 	_ = named
 	return false
-}
-
-// restOptions returns the option arrays of register_rest_route's third
-// argument: one array, or a list of them.
-func restOptions(a *sitter.Node) []*sitter.Node {
-	if a.Kind() != "array_creation_expression" {
-		return nil
-	}
-	els := namedOf(a, "array_element_initializer")
-	var list []*sitter.Node
-	for _, el := range els {
-		if el.NamedChildCount() == 1 && el.NamedChild(0).Kind() == "array_creation_expression" {
-			list = append(list, el.NamedChild(0))
-		}
-	}
-	if len(list) > 0 && len(list) == len(els) {
-		return list
-	}
-	return []*sitter.Node{a}
 }
 
 // memberCall handles $router->get(), $app->group(), $wpdb->insert(),
@@ -616,6 +561,7 @@ var signatureName = regexp.MustCompile(`^\s*([^\s{]+)`)
 // classEntries finds commands declared by a class: Laravel $signature,
 // Symfony #[AsCommand] and $defaultName; and a class-level #[Route] prefix.
 func (d *domainWalker) classEntries(n *sitter.Node, c *domainClass) {
+	d.classValues(n, c)
 	if c.fq == "" {
 		return
 	}

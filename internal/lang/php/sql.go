@@ -70,10 +70,12 @@ type domainWalker struct {
 	cls    *domainClass
 	vars   map[string]*sitter.Node // variable -> last string expression assigned in this function
 	prefix []string                // route group prefixes
-	seen   map[string]int
-	nodes  []fact.Node
-	edges  []fact.Edge
-	refs   []fact.Ref
+	// classes are the classes walked so far, by lower-case name (routes_wp.go)
+	classes map[string]*domainClass
+	seen    map[string]int
+	nodes   []fact.Node
+	edges   []fact.Edge
+	refs    []fact.Ref
 }
 
 // domainClass is what the walk knows of the class whose body it is in.
@@ -84,6 +86,11 @@ type domainClass struct {
 	consts map[string]string // literal class constants (e.g. a column list)
 	route  string            // class-level #[Route] prefix
 	parent string
+	// values and unknown are the string values of its properties, types
+	// the classes its constructor instantiates into them (routes_wp.go)
+	values  map[string]string
+	unknown map[string]bool
+	types   map[string]string
 }
 
 func newDomainWalker(path string, src []byte, decls []fact.Node) *domainWalker {

@@ -1,0 +1,221 @@
+package rev
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/graph"
+)
+
+// entryLines indexes the files and renders each entry point as
+// "kind name -> handlers", a handler as its target's qname (prefixed by its
+// role when it has one), and " (unresolved)" after a route whose URI is not
+// fully known. Each handles edge must end at a node of that qname.
+func entryLines(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	root := t.TempDir()
+	for p, src := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	info, err := Build(ctx, Options{Root: root, Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Open(ctx, filepath.Join(Layout{Root: root}.Rev(info.Rev), GraphDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	nodes, err := g.AllNodes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]fact.Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	edges, err := g.EdgesOfKinds(ctx, []fact.EdgeKind{fact.Handles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	handled := map[string][]string{}
+	for _, e := range edges {
+		to, ok := byID[e.To]
+		if !ok {
+			t.Errorf("handles edge %s ends at no node", e.ID)
+			continue
+		}
+		h := to.QName
+		if r := e.Props["role"]; r != "" {
+			h = r + ":" + h
+		}
+		handled[e.From] = append(handled[e.From], h)
+	}
+	out := []string{}
+	for _, n := range nodes {
+		switch n.Kind {
+		case fact.WebRoute, fact.HTTPEndpoint, fact.CLICommand, fact.CronJob:
+		default:
+			continue
+		}
+		hs := handled[n.ID]
+		sort.Strings(hs)
+		l := string(n.Kind) + " " + n.QName
+		if n.Props["uri_resolved"] == "false" {
+			l += " (unresolved)"
+		}
+		out = append(out, l+" -> "+strings.Join(hs, ","))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// wpController is a REST controller written the way WordPress core writes
+// them: namespace and base from the constructor, one route with two method
+// groups beside the route-level 'args' and 'schema' keys.
+const wpController = `<?php
+class WP_REST_Base_Controller {
+	protected $namespace;
+	protected $rest_base;
+	public function get_items_permissions_check( $request ) { return true; }
+	public function get_public_item_schema() { return array(); }
+}
+
+class WP_REST_Widgets_Controller extends WP_REST_Base_Controller {
+	protected $revisions;
+	public function __construct() {
+		$this->namespace = 'wp/v2';
+		$this->rest_base = 'widgets';
+		$this->revisions = new WP_REST_Revisions_Controller();
+	}
+	public function register_routes() {
+		register_rest_route(
+			$this->namespace,
+			'/' . $this->rest_base,
+			array(
+				array(
+					'methods'             => WP_REST_Server::READABLE,
+					'callback'            => array( $this, 'get_items' ),
+					'permission_callback' => array( $this, 'get_items_permissions_check' ),
+					'args'                => array( 'id' => array( 'validate_callback' => 'is_numeric' ) ),
+				),
+				array(
+					'methods'             => WP_REST_Server::EDITABLE,
+					'callback'            => array( $this, 'update_item' ),
+					'permission_callback' => array( $this->revisions, 'check' ),
+				),
+				'allow_batch' => array( 'v1' => true ),
+				'schema'      => array( $this, 'get_public_item_schema' ),
+			)
+		);
+		register_rest_route( $this->namespace, sprintf( '/%s/(?P<id>[\d]+)', $this->rest_base ), array(
+			'methods'  => array( 'GET', 'POST' ),
+			'callback' => array( $this, 'get_item' ),
+			'permission_callback' => '__return_true',
+		) );
+	}
+	public function get_items( $request ) {}
+	public function update_item( $request ) {}
+	public function get_item( $request ) {}
+}
+`
+
+const wpOther = `<?php
+class WP_REST_Revisions_Controller {
+	public function check() { return true; }
+}
+class WP_REST_Terms_Controller extends WP_REST_Base_Controller {
+	protected $rest_base = 'terms';
+	public function __construct( $taxonomy ) {
+		$tax_obj         = get_taxonomy( $taxonomy );
+		$this->namespace = ! empty( $tax_obj->rest_namespace ) ? $tax_obj->rest_namespace : 'wp/v2';
+	}
+	public function register_routes() {
+		register_rest_route( $this->namespace, '/' . $this->rest_base, array(
+			array(
+				'methods'             => 'GET',
+				'callback'            => array( $this, 'get_items' ),
+				'permission_callback' => array( $this, 'get_items_permissions_check' ),
+			),
+		) );
+	}
+	public function get_items( $request ) {}
+}
+function __return_true() { return true; }
+function my_plugin_routes() {
+	register_rest_route( 'my/v1', '/ping', array( 'methods' => 'GET', 'callback' => 'my_ping', 'permission_callback' => function () { return true; } ) );
+	register_rest_route( 'my/v1', '/open', $options );
+}
+function my_ping() {}
+`
+
+const wpAjax = `<?php
+class My_Admin {
+	public function __construct() {
+		add_action( 'wp_ajax_my_save', array( $this, 'save' ) );
+		add_action( 'wp_ajax_nopriv_my_save', array( 'My_Admin', 'save' ) );
+		add_action( 'admin_post_my_export', 'my_export' );
+		add_action( 'init', array( $this, 'init' ) );
+		add_action( 'wp_ajax_' . $_GET['action'], 'wp_ajax_dispatch' );
+	}
+	public function save() {}
+	public function init() {}
+}
+function my_export() {}
+`
+
+// TestFT7_WordPressHandlers: every method group of a register_rest_route
+// call is one endpoint, named by its methods and the URI resolved from the
+// class's constructor and property defaults (or the expression, marked
+// unresolved), linked to its callback and to its permission callback
+// (role permission), inherited methods included; AJAX and admin-post hooks
+// link their callbacks, other hooks give no entry point.
+func TestFT7_WordPressHandlers(t *testing.T) {
+	got := entryLines(t, map[string]string{
+		"wp-includes/rest-api/class-wp-rest-widgets-controller.php": wpController,
+		"wp-includes/rest-api/other.php":                            wpOther,
+		"wp-admin/my-admin.php":                                     wpAjax,
+	})
+	want := []string{
+		"http_endpoint GET /wp-json/my/v1/ping -> my_ping",
+		"http_endpoint GET /wp-json/wp/v2/widgets -> WP_REST_Widgets_Controller::get_items,permission:WP_REST_Base_Controller::get_items_permissions_check",
+		"http_endpoint GET /wp-json/{$this->namespace}/terms (unresolved) -> WP_REST_Terms_Controller::get_items,permission:WP_REST_Base_Controller::get_items_permissions_check",
+		"http_endpoint GET,POST /wp-json/wp/v2/widgets/(?P<id>[\\d]+) -> WP_REST_Widgets_Controller::get_item,permission:__return_true",
+		"http_endpoint POST,PUT,PATCH /wp-json/wp/v2/widgets -> WP_REST_Widgets_Controller::update_item,permission:WP_REST_Revisions_Controller::check",
+		"http_endpoint ? /wp-json/my/v1/open -> ",
+		"http_endpoint admin_post_my_export -> my_export",
+		"http_endpoint wp_ajax_my_save -> My_Admin::save",
+		"http_endpoint wp_ajax_nopriv_my_save -> My_Admin::save",
+		"http_endpoint wp_ajax_{$_GET['action']} -> ", // wp_ajax_dispatch is declared nowhere
+	}
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("entry points (-want +got):\n%s", d)
+	}
+}
+
+// TestFT7_NoEntryPoints: code that registers nothing gives no entry point
+// and no handles edge.
+func TestFT7_NoEntryPoints(t *testing.T) {
+	got := entryLines(t, map[string]string{
+		"src/Plain.php": "<?php\nclass Plain { public function get() { return register('x'); } }\nadd_filter('the_title', 'strtoupper');\n",
+	})
+	if len(got) != 0 {
+		t.Errorf("entry points: %q, want none", got)
+	}
+}
