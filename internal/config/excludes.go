@@ -31,6 +31,12 @@ var mandatoryNames = map[string]bool{
 // IsMandatoryExcluded reports whether the slash-separated path rel, relative to
 // the project root, is or lies inside a mandatorily excluded file or directory.
 func IsMandatoryExcluded(rel string) bool {
+	return MandatoryExclude(rel) != ""
+}
+
+// MandatoryExclude returns the entry of MandatoryExcludes that excludes rel
+// (".git/", "*.log" ...), or "" when none does.
+func MandatoryExclude(rel string) string {
 	rel = strings.Trim(path.Clean("/"+rel), "/")
 	for rel != "" {
 		name := rel
@@ -39,17 +45,29 @@ func IsMandatoryExcluded(rel string) bool {
 		} else {
 			rel = ""
 		}
-		if mandatoryName(name) {
-			return true
+		if e := MandatoryExcludeName(name); e != "" {
+			return e
 		}
 	}
-	return false
+	return ""
 }
 
-func mandatoryName(name string) bool {
-	return mandatoryNames[name] ||
-		strings.HasPrefix(name, ".aider") ||
-		strings.HasSuffix(name, ".log") ||
-		strings.HasSuffix(name, ".bak") ||
-		strings.Contains(name, "_bak")
+// MandatoryExcludeName returns the entry of MandatoryExcludes that excludes a
+// file or directory called name at any depth, or "".
+func MandatoryExcludeName(name string) string {
+	switch {
+	case mandatoryNames[name] && name == "CLAUDE.local.md":
+		return name
+	case mandatoryNames[name]:
+		return name + "/"
+	case strings.HasPrefix(name, ".aider"):
+		return ".aider*"
+	case strings.HasSuffix(name, ".log"):
+		return "*.log"
+	case strings.HasSuffix(name, ".bak"):
+		return "*.bak"
+	case strings.Contains(name, "_bak"):
+		return "*_bak*"
+	}
+	return ""
 }

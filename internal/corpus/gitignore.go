@@ -18,10 +18,13 @@ type ignoreRule struct {
 	negate   bool   // "!" prefix: re-include
 	dirOnly  bool   // trailing "/": matches directories only
 	anchored bool   // contains "/": matches the path relative to base, else the name
+	line     string // the pattern as written, for messages
+	file     string // the file it comes from, relative to the root
 }
 
-// parseGitignore returns the rules of a .gitignore in directory base.
-func parseGitignore(data []byte, base string) []ignoreRule {
+// parseGitignore returns the rules of file, a .gitignore in directory base
+// (or .git/info/exclude for base "").
+func parseGitignore(data []byte, base, file string) []ignoreRule {
 	var rules []ignoreRule
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
@@ -31,7 +34,7 @@ func parseGitignore(data []byte, base string) []ignoreRule {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		r := ignoreRule{base: base}
+		r := ignoreRule{base: base, line: line, file: file}
 		if line[0] == '!' {
 			r.negate = true
 			line = line[1:]
@@ -85,12 +88,20 @@ func (r *ignoreRule) match(rel string, isDir bool) bool {
 
 // ignored reports whether rel is ignored by rules; the last matching rule wins.
 func ignored(rules []ignoreRule, rel string, isDir bool) bool {
+	return ignoredBy(rules, rel, isDir) != nil
+}
+
+// ignoredBy returns the rule that ignores rel, or nil when rel is not ignored.
+func ignoredBy(rules []ignoreRule, rel string, isDir bool) *ignoreRule {
 	for i := len(rules) - 1; i >= 0; i-- {
 		if rules[i].match(rel, isDir) {
-			return !rules[i].negate
+			if rules[i].negate {
+				return nil
+			}
+			return &rules[i]
 		}
 	}
-	return false
+	return nil
 }
 
 // wildmatch matches git's wildmatch with WM_PATHNAME: "*" and "?" do not cross

@@ -54,9 +54,9 @@ func TestGitignoreSemantics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rules := parseGitignore([]byte(tt.ignore), "")
+			rules := parseGitignore([]byte(tt.ignore), "", ".gitignore")
 			if tt.sub != "" {
-				rules = append(rules, parseGitignore([]byte(tt.sub), "sub")...)
+				rules = append(rules, parseGitignore([]byte(tt.sub), "sub", "sub/.gitignore")...)
 			}
 			if got := ignored(rules, tt.path, tt.isDir); got != tt.want {
 				t.Errorf("ignored(%q, dir=%v) = %v, want %v (rules %q / %q)", tt.path, tt.isDir, got, tt.want, tt.ignore, tt.sub)

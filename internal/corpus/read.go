@@ -38,10 +38,13 @@ func Read(abs string) (Content, error) {
 	if err != nil {
 		return Content{}, fmt.Errorf("reading %s: %w", abs, err)
 	}
-	return newContent(raw), nil
+	return NewContent(raw), nil
 }
 
-func newContent(raw []byte) Content {
+// NewContent prepares raw file bytes as Read does: the same hash, the same
+// normalisation, so a file read elsewhere (live_read) compares equal to its
+// indexed snapshot.
+func NewContent(raw []byte) Content {
 	sum := sha256.Sum256(raw)
 	c := Content{Hash: hex.EncodeToString(sum[:])}
 	c.Binary = bytes.IndexByte(raw[:min(len(raw), sniffLen)], 0) >= 0

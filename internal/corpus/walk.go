@@ -10,14 +10,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/ragraf/ragraf/internal/config"
 )
@@ -75,16 +72,13 @@ func Walk(ctx context.Context, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("walking %s: %w", opts.Root, err)
 	}
-	w := &walker{ctx: ctx, root: root, realRoot: realRoot, cfg: opts.Config, langs: map[string]bool{}}
+	w := &walker{ctx: ctx, root: root, realRoot: realRoot, cfg: opts.Config, rules: NewRules(root, opts.Config), langs: map[string]bool{}}
 	for _, l := range opts.Config.Languages {
 		w.langs[l] = true
 	}
-	w.includeAll = slices.Contains(opts.Config.Include, "**")
 	var rules []ignoreRule
 	if opts.Config.RespectGitignore {
-		if data, err := os.ReadFile(filepath.Join(root, ".git", "info", "exclude")); err == nil {
-			rules = parseGitignore(data, "")
-		}
+		rules = w.rules.infoExclude()
 	}
 	if err := w.dir("", rules); err != nil {
 		return nil, err
@@ -97,14 +91,14 @@ func Walk(ctx context.Context, opts Options) ([]File, error) {
 }
 
 type walker struct {
-	ctx        context.Context
-	root       string
-	realRoot   string
-	cfg        config.Config
-	langs      map[string]bool
-	includeAll bool
-	out        []File
-	toSniff    []int // indexes into out of files to check for NUL bytes
+	ctx      context.Context
+	root     string
+	realRoot string
+	cfg      config.Config
+	rules    *Rules
+	langs    map[string]bool
+	out      []File
+	toSniff  []int // indexes into out of files to check for NUL bytes
 }
 
 func (w *walker) abs(rel string) string {
@@ -118,9 +112,7 @@ func (w *walker) dir(rel string, rules []ignoreRule) error {
 	}
 	abs := w.abs(rel)
 	if w.cfg.RespectGitignore {
-		if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
-			rules = append(slices.Clip(rules), parseGitignore(data, rel)...)
-		}
+		rules = append(slices.Clip(rules), w.rules.dirIgnore(rel)...)
 	}
 	entries, err := os.ReadDir(abs)
 	if err != nil {
@@ -138,9 +130,7 @@ func (w *walker) dir(rel string, rules []ignoreRule) error {
 		}
 		typ := e.Type()
 		isDir := typ.IsDir()
-		if config.IsMandatoryExcluded(name) ||
-			(w.cfg.RespectGitignore && ignored(rules, p, isDir)) ||
-			matchAny(w.cfg.SecretsExclude, p) || matchAny(w.cfg.Exclude, p) {
+		if w.rules.entry(p, name, isDir, rules) != "" {
 			continue
 		}
 		if isDir {
@@ -149,16 +139,12 @@ func (w *walker) dir(rel string, rules []ignoreRule) error {
 			}
 			continue
 		}
-		if !w.included(p) {
+		if !w.rules.included(p) {
 			continue
 		}
 		w.file(p, e)
 	}
 	return nil
-}
-
-func (w *walker) included(p string) bool {
-	return w.includeAll || matchAny(w.cfg.Include, p)
 }
 
 // file records one non-directory entry.
@@ -218,8 +204,7 @@ func (w *walker) symlink(p string) (fs.FileInfo, string) {
 	if err != nil || relT == ".." || strings.HasPrefix(relT, ".."+string(filepath.Separator)) {
 		return nil, "symlink outside root"
 	}
-	relT = filepath.ToSlash(relT)
-	if config.IsMandatoryExcluded(relT) || matchAny(w.cfg.SecretsExclude, relT) || matchAny(w.cfg.Exclude, relT) {
+	if w.rules.Excluded(filepath.ToSlash(relT)) != "" {
 		return nil, "-"
 	}
 	info, err := os.Stat(target)
@@ -260,21 +245,6 @@ func (w *walker) sniff() error {
 	}
 	wg.Wait()
 	return w.ctx.Err()
-}
-
-// matchAny reports whether rel matches one of globs. A glob without "/"
-// matches the last path element, so "*.pem" or ".env" match at any depth.
-func matchAny(globs []string, rel string) bool {
-	for _, g := range globs {
-		target := rel
-		if !strings.Contains(g, "/") {
-			target = path.Base(rel)
-		}
-		if ok, _ := doublestar.Match(g, target); ok {
-			return true
-		}
-	}
-	return false
 }
 
 func humanSize(n int64) string {

@@ -242,7 +242,7 @@ func TestRead(t *testing.T) {
 			if len(got.Hash) != 64 {
 				t.Errorf("hash %q", got.Hash)
 			}
-			if got.Hash != newContent([]byte(tt.raw)).Hash {
+			if got.Hash != NewContent([]byte(tt.raw)).Hash {
 				t.Error("hash is not of the raw bytes")
 			}
 			got.Hash = ""

@@ -1,6 +1,9 @@
 // This file defines the code operation: source text as indexed in this
 // revision (the graph store keeps a snapshot of every parsed file), with a
-// stale flag when the working-tree file no longer matches it.
+// stale flag when the working-tree file no longer matches it. A path the
+// project now excludes is refused as live_read refuses it, and the snapshot
+// is redacted again on the way out, so a revision built by an older redactor
+// serves what the current one would have stored.
 
 package facade
 
@@ -11,6 +14,8 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+
+	"github.com/ragraf/ragraf/internal/secrets"
 )
 
 // CodeArgs names a definition, or a file and optionally a line range.
@@ -83,6 +88,9 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 		path, start, end = t.Path, t.Line, t.EndLine
 	}
 	res.Path = path
+	if err := s.checkExcluded(path); err != nil {
+		return nil, err
+	}
 	content, ok, err := snap.graph.Snapshot(ctx, path)
 	if err != nil {
 		return nil, storeError(err)
@@ -92,6 +100,7 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 		notFoundPath(env, path)
 		return s.done(ctx, env, snap, nil)
 	}
+	content, _ = secrets.Redact(content)
 	lines := splitLines(string(content))
 	if start == 0 {
 		start = 1

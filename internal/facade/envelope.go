@@ -65,6 +65,7 @@ const (
 	ErrUnknownID     = "E_UNKNOWN_ID"
 	ErrQueryLanguage = "E_QUERY_LANGUAGE"
 	ErrPathOutside   = "E_PATH_OUTSIDE_PROJECT"
+	ErrExcluded      = "E_EXCLUDED" // the index excludes the path; its content is not served
 	ErrUnknownOp     = "E_UNKNOWN_OP"
 	ErrStaleCursor   = "E_STALE_CURSOR" // a cursor cut from another revision
 	ErrInternal      = "E_INTERNAL"

@@ -1,17 +1,27 @@
 // This file defines the live_read operation: the working-tree file as it is
 // now, with the hunks that differ from the indexed snapshot marked. Its
 // provenance is "mixed": the text is live, the hunk boundaries compare it
-// with the index (FT-31).
+// with the index (FT-31). It also holds the guard of every operation that
+// serves file contents (live_read, code): a path the index excludes is
+// refused with E_EXCLUDED, and served text is prepared as the index prepares
+// it (normalised, secrets redacted), FT-39.
 
 package facade
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/secrets"
 )
 
 // LiveReadArgs names the file and optionally a line range of the current file.
@@ -54,6 +64,9 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 	if args.StartLine < 0 || args.EndLine < 0 || (args.EndLine != 0 && args.EndLine < args.StartLine) {
 		return nil, badInput("start_line and end_line must be positive with start_line <= end_line")
 	}
+	if err := s.checkExcluded(path); err != nil {
+		return nil, err
+	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -67,7 +80,7 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 		return nil, storeError(err)
 	}
 	res.Indexed = indexed
-	cur, err := s.openInProject(path)
+	cur, err := s.readLive(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		res.FileState = "deleted"
 		res.Changed = indexed
@@ -83,7 +96,7 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 	if err != nil {
 		return nil, err
 	}
-	lines := splitLines(string(cur))
+	lines := splitLines(cur)
 	res.Lines = len(lines)
 	start, end := max(args.StartLine, 1), args.EndLine
 	if end == 0 {
@@ -97,16 +110,65 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 	switch {
 	case !indexed:
 		res.FileState, res.Changed = "added", true
-	case string(old) == string(cur):
+	case string(old) == cur:
 		res.FileState = "unchanged"
 	default:
 		res.FileState, res.Changed = "modified", true
-		res.Hunks = hunks(string(old), string(cur))
+		res.Hunks = hunks(string(old), cur)
 	}
 	env.Result = res
 	env.Limits = Limits{Limit: maxCodeLines, Returned: max(res.EndLine-res.Line+1, 0), Total: max(len(lines)-start+1, 0)}
 	env.Limits.Truncated = env.Limits.Returned < env.Limits.Total
 	return s.done(ctx, env, snap, []string{path})
+}
+
+// readLive reads the working-tree file at rel as the index would store it:
+// BOM dropped, CRLF turned into LF, secrets redacted; the line numbers are
+// those of the file.
+func (s *Service) readLive(rel string) (string, error) {
+	raw, err := s.openInProject(rel)
+	if err != nil {
+		return "", err
+	}
+	data, _ := secrets.Redact(corpus.NewContent(raw).Data)
+	return string(data), nil
+}
+
+// checkExcluded refuses a path the index excludes (mandatory excludes,
+// secrets_exclude, exclude, .gitignore, include), and a path whose symlinks
+// lead to one, with E_EXCLUDED naming the rule. The rules are the project's
+// current config, applied by corpus.Rules exactly as the walk of an index
+// applies them.
+func (s *Service) checkExcluded(rel string) error {
+	cfg, err := config.Load(s.layout.Config())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		cfg = config.Default()
+	case err != nil:
+		return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q is not served: the project's excludes cannot be read until its config loads (%v)", rel, err)}
+	}
+	rules := corpus.NewRules(s.root, cfg)
+	if why := rules.Excluded(rel); why != "" {
+		return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q is excluded from the index by %s; its content is not served", rel, why)}
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(s.root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil // nothing to follow: the read reports a missing file
+	}
+	root, err := filepath.EvalSymlinks(s.root)
+	if err != nil {
+		return nil
+	}
+	target, err := filepath.Rel(root, real)
+	if err != nil || target == ".." || strings.HasPrefix(target, ".."+string(os.PathSeparator)) || filepath.IsAbs(target) {
+		return nil // outside the project: the read refuses it
+	}
+	if target = filepath.ToSlash(target); target != rel {
+		if why := rules.Excluded(target); why != "" {
+			return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q leads to %q, which is excluded from the index by %s; its content is not served", rel, target, why)}
+		}
+	}
+	return nil
 }
 
 // hunks lists the changed regions between the indexed and the current text,
