@@ -42,6 +42,7 @@ type Service struct {
 // snapshot is one open revision; calls hold it for their whole duration.
 type snapshot struct {
 	name  string
+	file  os.FileInfo // graph.sqlite as opened: with name, the revision's identity
 	info  rev.Info
 	graph *graph.Store
 	lex   *lexvec.Store
@@ -86,39 +87,67 @@ func (s *Service) Close() error {
 
 // acquire returns the current revision, opening it (or a newly published one)
 // as needed; release it when the call is done.
+//
+// A revision is known by its name and its graph.sqlite file: `ragraf drop`
+// then `ragraf index` publishes a new rev-0001, which the open one must not
+// stand for. The open revision keeps its store files open (sqlitedb.OpenReadOnly),
+// so its file cannot be reused for another while it is held, and calls on it
+// finish even if rotation removes its directory meanwhile.
 func (s *Service) acquire(ctx context.Context) (*snapshot, func(), error) {
-	name, err := s.layout.CurrentRev()
-	if err != nil {
-		if errors.Is(err, rev.ErrNotIndexed) {
-			return nil, nil, &Error{Code: ErrNotIndexed, Message: "the project has no index yet: run `ragraf index` first"}
+	for attempt := 0; ; attempt++ {
+		name, err := s.layout.CurrentRev()
+		if err != nil {
+			if errors.Is(err, rev.ErrNotIndexed) {
+				return nil, nil, &Error{Code: ErrNotIndexed, Message: "the project has no index yet: run `ragraf index` first"}
+			}
+			if attempt < 3 {
+				continue // CURRENT named a revision rotated away since: read it again
+			}
+			return nil, nil, &Error{Code: ErrInternal, Message: err.Error()}
 		}
-		return nil, nil, &Error{Code: ErrInternal, Message: err.Error()}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cur == nil || s.cur.name != name {
+		file, statErr := os.Stat(filepath.Join(s.layout.Rev(name), rev.GraphDB))
+		s.mu.Lock()
+		if cur := s.cur; cur != nil && cur.name == name && statErr == nil && os.SameFile(cur.file, file) {
+			cur.refs.Add(1)
+			s.mu.Unlock()
+			return cur, cur.refs.Done, nil
+		}
 		snap, err := openSnapshot(ctx, s.layout, name)
 		if err != nil {
+			s.mu.Unlock()
+			// CURRENT moved on while the revision it named was opened (and
+			// rotated away): open the new one
+			if now, cerr := s.layout.CurrentRev(); cerr == nil && now != name && attempt < 3 {
+				continue
+			}
 			return nil, nil, err
 		}
 		if old := s.cur; old != nil {
-			// close the old revision once its calls have finished
+			// close the old revision once its calls have finished; its
+			// caches (rank graph, drift checker) go with it
 			go func() { old.refs.Wait(); old.close() }()
 		}
 		s.cur = snap
+		snap.refs.Add(1)
+		s.mu.Unlock()
+		return snap, snap.refs.Done, nil
 	}
-	snap := s.cur
-	snap.refs.Add(1)
-	return snap, snap.refs.Done, nil
 }
 
+// openSnapshot opens revision name. Its graph.sqlite is stat'ed before it is
+// opened: if the file is replaced in between, the next call sees a
+// different file and opens again.
 func openSnapshot(ctx context.Context, l rev.Layout, name string) (*snapshot, error) {
 	dir := l.Rev(name)
+	file, err := os.Stat(filepath.Join(dir, rev.GraphDB))
+	if err != nil {
+		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("opening revision %s: %v", name, err)}
+	}
 	b, err := os.ReadFile(filepath.Join(dir, rev.RevJSON))
 	if err != nil {
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading %s: %v", rev.RevJSON, err)}
 	}
-	snap := &snapshot{name: name}
+	snap := &snapshot{name: name, file: file}
 	if err := json.Unmarshal(b, &snap.info); err != nil {
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("decoding %s: %v", rev.RevJSON, err)}
 	}

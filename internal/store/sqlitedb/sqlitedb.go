@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime"
 	"strconv"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver: the C library, no FTS5 without a build tag
@@ -49,8 +50,16 @@ func (e *VersionError) Error() string {
 
 func (e *VersionError) Unwrap() error { return ErrSchema }
 
+// ReadConns is how many connections OpenReadOnly keeps on a store file:
+// calls beyond it wait for a free one.
+var ReadConns = max(8, 2*runtime.GOMAXPROCS(0))
+
 // OpenReadOnly opens an immutable store file: SQLite will neither write nor
-// take locks, so readers never change the file's bytes (FT-24).
+// take locks, so readers never change the file's bytes (FT-24). All
+// ReadConns connections are opened now and kept until Close, none is opened
+// later: the file stays readable through them after it is unlinked (a
+// revision rotated or dropped while calls still read it), as an open file
+// does on Unix.
 func OpenReadOnly(path string) (*sql.DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
@@ -59,6 +68,29 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
+	}
+	n := ReadConns
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	ctx := context.Background()
+	conns := make([]*sql.Conn, 0, n)
+	defer func() {
+		for _, c := range conns {
+			c.Close() // back to the idle pool, which keeps all n
+		}
+	}()
+	for range n {
+		c, err := db.Conn(ctx)
+		if err == nil {
+			err = c.PingContext(ctx)
+		}
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening store %q: %w", path, err)
+		}
+		conns = append(conns, c)
 	}
 	return db, nil
 }
