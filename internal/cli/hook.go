@@ -1,93 +1,256 @@
-// This file defines `ragraf hook session-start`: the command an agent's
-// session-start hook runs. It compares the working tree with the current
-// revision through the facade (method hook:session-start), records what
-// changed, and prints a short summary the agent can show: unacknowledged
-// entries, their paths, and how to reindex. A project without an index gets
-// a one-line hint and exit 0, so a hook never blocks a session.
+// This file defines `ragraf hook session-start` and `ragraf hook post-edit`,
+// the commands agents' hooks run (internal/agent installs them).
+//
+// session-start compares the working tree with the current revision through
+// the facade (method hook:session-start), records what changed, and prints
+// a summary within 2 KB: the revision and its age, a git HEAD that moved
+// since the index was built, the unacknowledged drift, and which tools to
+// use. post-edit reads the edited file from the hook's input, lets the
+// facade check that one file (so the edit is in the ledger, deduplicated like
+// every detection), and answers within 1 KB with the definitions the edit
+// touched and their stated callers.
+//
+// Both read the hook's stdin JSON (cwd, tool_input; empty or malformed input
+// is fine), print the shape the agent accepts (--format), and always exit 0:
+// a hook must never block a session. Both give up after about a second.
 
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ragraf/ragraf/internal/facade"
+	"github.com/ragraf/ragraf/internal/rev"
 )
 
-// hookShown caps the entries listed in the summary.
-const hookShown = 20
+const (
+	hookShown         = 20   // entries listed in the summary at most
+	hookStartBudget   = 2048 // bytes of session-start output
+	hookEditBudget    = 1024 // bytes of post-edit context
+	hookTimeout       = 900 * time.Millisecond
+	hookStdinWait     = 200 * time.Millisecond // an agent writes its input at once; a terminal never does
+	hookMaxInputBytes = 4 << 20
+)
+
+// hookFormats are the output shapes: the agents' JSON and plain text.
+var hookFormats = []string{"claude", "codex", "gemini", "cursor", "text"}
 
 type hookOptions struct {
-	IO     IO
-	Global *globalOptions
-	JSON   bool
+	IO      IO
+	Global  *globalOptions
+	JSON    bool
+	Format  string
+	Timeout time.Duration
+	Now     func() time.Time
+}
+
+// hookInput is the part of an agent's hook input ragraf reads.
+type hookInput struct {
+	Cwd       string          `json:"cwd"`
+	SessionID string          `json:"session_id"`
+	ToolName  string          `json:"tool_name"`
+	ToolInput json.RawMessage `json:"tool_input"`
 }
 
 func newHookCmd(io IO, g *globalOptions) *cobra.Command {
-	opts := &hookOptions{IO: io, Global: g}
+	opts := &hookOptions{IO: io, Global: g, Timeout: hookTimeout, Now: time.Now}
 	cmd := &cobra.Command{
 		Use:   "hook",
-		Short: "Commands for agent hooks",
+		Short: "Commands for agent hooks (ragraf agent install wires them)",
 	}
 	start := &cobra.Command{
 		Use:   "session-start",
 		Short: "Detect drift and print a summary for an agent's session-start hook",
-		Args:  cobra.NoArgs,
+		Long: "Compare the working tree with the index, record what changed, and print the revision, its age,\n" +
+			"a moved git HEAD and the drift, as the agent's hook output (--format claude, codex, gemini, cursor or text).\n" +
+			"Always exits 0.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return hookSessionStartRun(cmd, opts)
+			return hookSessionStartRun(cmd.Context(), opts)
 		},
 	}
 	start.Flags().BoolVar(&opts.JSON, "json", false, "print the ledger envelope instead of the summary")
-	cmd.AddCommand(start)
+	start.Flags().StringVar(&opts.Format, "format", "text", "output: claude, codex, gemini, cursor or text")
+	edit := &cobra.Command{
+		Use:   "post-edit",
+		Short: "Record an agent's file edit and print the definitions it touched and their callers",
+		Long: "Read a PostToolUse hook's input (tool_input.file_path, or an apply_patch patch), check the edited\n" +
+			"files against the index so the edit is in the drift ledger, and print the touched definitions and their\n" +
+			"stated callers as the agent's hook output (--format claude, codex or text). Always exits 0.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return hookPostEditRun(cmd.Context(), opts)
+		},
+	}
+	edit.Flags().StringVar(&opts.Format, "format", "claude", "output: claude, codex, gemini, cursor or text")
+	cmd.AddCommand(start, edit)
 	return cmd
 }
 
-func hookSessionStartRun(cmd *cobra.Command, opts *hookOptions) error {
-	ctx := cmd.Context()
-	root, _, err := opts.Global.project()
+// readHookInput reads the hook's stdin JSON; nothing, or anything that is
+// not JSON, is an empty input.
+func readHookInput(r io.Reader) hookInput {
+	var in hookInput
+	if r == nil {
+		return in
+	}
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return in // a terminal: nobody is writing hook input
+		}
+	}
+	done := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(r, hookMaxInputBytes))
+		done <- b
+	}()
+	select {
+	case b := <-done:
+		_ = json.Unmarshal(b, &in)
+	case <-time.After(hookStdinWait):
+	}
+	return in
+}
+
+// hookRoot is the project: --project, else the nearest directory at or
+// above the hook's cwd (or the working directory) holding .ragraf/.
+func hookRoot(g *globalOptions, in hookInput) (string, error) {
+	if g.Project != "" {
+		root, _, err := g.project()
+		return root, err
+	}
+	start := "."
+	if in.Cwd != "" {
+		if st, err := os.Stat(in.Cwd); err == nil && st.IsDir() {
+			start = in.Cwd
+		}
+	}
+	abs, err := filepath.Abs(start)
 	if err != nil {
+		return "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, rev.Dir)); err == nil && st.IsDir() {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return abs, nil
+		}
+	}
+}
+
+// hookEmit prints text in format's shape for event.
+func hookEmit(w io.Writer, format, event, text string) {
+	var v any
+	switch format {
+	case "claude", "codex", "gemini":
+		v = map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": event, "additionalContext": text}}
+	case "cursor":
+		v = map[string]string{"additional_context": text}
+	default:
+		fmt.Fprintln(w, text)
+		return
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// checkFormat returns format, or text (with a note on stderr) when unknown:
+// a misspelt flag must not fail the hook.
+func (opts *hookOptions) checkFormat() string {
+	if slices.Contains(hookFormats, opts.Format) {
+		return opts.Format
+	}
+	fmt.Fprintf(opts.IO.Err, "ragraf: unknown hook format %q, want one of %s; printing text\n", opts.Format, strings.Join(hookFormats, ", "))
+	return "text"
+}
+
+func hookSessionStartRun(ctx context.Context, opts *hookOptions) error {
+	format := opts.checkFormat()
+	in := readHookInput(opts.IO.In)
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	text, env := sessionStartText(ctx, opts, in)
+	if opts.JSON && env != nil {
+		b, err := facade.EncodeJSON(env)
+		if err == nil {
+			_, err = opts.IO.Out.Write(b)
+		}
 		return err
 	}
+	hookEmit(opts.IO.Out, format, "SessionStart", fitBytes(text, hookStartBudget-120))
+	return nil
+}
+
+// sessionStartText builds the summary; failures become a line of it.
+func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (string, *facade.Envelope) {
+	root, err := hookRoot(opts.Global, in)
+	if err != nil {
+		return "ragraf: " + err.Error(), nil
+	}
+	layout := rev.Layout{Root: root}
+	name, err := layout.CurrentRev()
+	if errors.Is(err, rev.ErrNotIndexed) {
+		return "ragraf: this project has no index yet; run `ragraf index` to build one.", nil
+	}
+	if err != nil {
+		return "ragraf: " + err.Error(), nil
+	}
+	var info rev.Info
+	if b, err := os.ReadFile(filepath.Join(layout.Rev(name), rev.RevJSON)); err == nil {
+		_ = json.Unmarshal(b, &info)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ragraf: index %s", name)
+	if t, err := time.Parse(time.RFC3339, info.CreatedAt); err == nil {
+		fmt.Fprintf(&b, ", built %s ago (%s)", age(opts.Now().Sub(t)), info.CreatedAt)
+	}
+	if info.GitHead != "" {
+		fmt.Fprintf(&b, " at git %s", shortSHA(info.GitHead))
+	}
+	b.WriteString(".\n")
+	if line := headMoved(ctx, root, info.GitHead); line != "" {
+		b.WriteString(line + "\n")
+	}
+
 	svc, err := facade.New(root)
 	if err != nil {
-		return err
+		return b.String() + "ragraf: " + err.Error(), nil
 	}
 	defer svc.Close()
 	if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:session-start"}); err != nil {
-		var fe *facade.Error
-		if errors.As(err, &fe) && fe.Code == facade.ErrNotIndexed {
-			fmt.Fprintln(opts.IO.Out, "ragraf: this project has no index yet; run `ragraf index` to build one.")
-			return nil
-		}
-		return printError(opts.IO, err)
+		return b.String() + driftFailed(ctx, err), nil
 	}
 	env, err := svc.Drift(ctx, facade.DriftArgs{Unacked: true, Limit: 1000})
 	if err != nil {
-		return printError(opts.IO, err)
-	}
-	if opts.JSON {
-		b, err := facade.EncodeJSON(env)
-		if err != nil {
-			return err
-		}
-		_, err = opts.IO.Out.Write(b)
-		return err
+		return b.String() + driftFailed(ctx, err), nil
 	}
 	entries := env.Result.(facade.DriftResult).Entries
-	w := opts.IO.Out
+	tools := "Use the ragraf MCP tools before grep and before editing: ragraf_search, ragraf_symbol, ragraf_callers, ragraf_impact, ragraf_code.\n"
 	if len(entries) == 0 {
-		fmt.Fprintf(w, "ragraf: index %s matches the working tree (%d ledger entries, all acknowledged).\n", env.IndexRev, env.Drift.Entries)
-		return nil
+		fmt.Fprintf(&b, "The index %s matches the working tree (%d ledger entries, all acknowledged).\n", env.IndexRev, env.Drift.Entries)
+		b.WriteString(tools)
+		return b.String(), env
 	}
-	fmt.Fprintf(w, "ragraf: the working tree has drifted from index %s: %d unacknowledged drift entries.\n", env.IndexRev, len(entries))
+	fmt.Fprintf(&b, "The working tree has drifted from index %s: %d unacknowledged drift entries.\n", env.IndexRev, len(entries))
+	tail := "Answers citing these paths carry stale_warnings; read them with ragraf_live_read.\n" +
+		"Rebuild with `ragraf reindex --commit`, or acknowledge with `ragraf drift ack <id>`.\n" + tools
+	room := hookStartBudget - 200 - b.Len() - len(tail)
 	for i, e := range entries {
-		if i == hookShown {
-			fmt.Fprintf(w, "  … and %d more (ragraf drift --unacked)\n", len(entries)-hookShown)
-			break
-		}
 		line := fmt.Sprintf("  %s %s", e.Kind, e.Path)
 		if e.OldPath != "" {
 			line += " (from " + e.OldPath + ")"
@@ -99,9 +262,269 @@ func hookSessionStartRun(cmd *cobra.Command, opts *hookOptions) error {
 			}
 			line += " lines " + strings.Join(rs, ",")
 		}
-		fmt.Fprintf(w, "%s  [%s]\n", line, e.ID)
+		line += "  [" + e.ID + "]\n"
+		if i == hookShown || len(line) > room {
+			fmt.Fprintf(&b, "  … and %d more (ragraf drift --unacked)\n", len(entries)-i)
+			break
+		}
+		room -= len(line)
+		b.WriteString(line)
 	}
-	fmt.Fprintln(w, "Answers citing these paths carry stale_warnings; read them with live_read.")
-	fmt.Fprintln(w, "Rebuild with `ragraf reindex --commit`, or acknowledge with `ragraf drift ack <id>`.")
+	b.WriteString(tail)
+	return b.String(), env
+}
+
+func driftFailed(ctx context.Context, err error) string {
+	if ctx.Err() != nil {
+		return "ragraf: the drift check did not finish within a second; run `ragraf drift detect` to see what changed.\n"
+	}
+	return "ragraf: the drift check failed: " + facade.AsError(err).Message + "\n"
+}
+
+// headMoved says how git HEAD differs from the commit the index was built
+// at: a pull or commits (HEAD descends from it), or a branch switch or
+// rebase (it does not); "" when it did not move or git cannot tell.
+func headMoved(ctx context.Context, root, indexed string) string {
+	if indexed == "" {
+		return ""
+	}
+	head, err := gitOut(ctx, root, "rev-parse", "HEAD")
+	if err != nil || head == indexed {
+		return ""
+	}
+	branch, _ := gitOut(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
+	on := ""
+	if branch != "" && branch != "HEAD" {
+		on = " on " + branch
+	}
+	if _, err := gitOut(ctx, root, "merge-base", "--is-ancestor", indexed, head); err == nil {
+		n, _ := gitOut(ctx, root, "rev-list", "--count", indexed+".."+head)
+		return fmt.Sprintf("git HEAD moved since the index: now %s%s, %s commits after the indexed %s (pull or commits).", shortSHA(head), on, n, shortSHA(indexed))
+	}
+	return fmt.Sprintf("git HEAD moved since the index: now %s%s; the indexed %s is not an ancestor (branch switch or rebase).", shortSHA(head), on, shortSHA(indexed))
+}
+
+func gitOut(ctx context.Context, root string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+func shortSHA(s string) string {
+	if len(s) > 10 {
+		return s[:10]
+	}
+	return s
+}
+
+// age is d in the largest whole unit.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// fitBytes cuts s to at most n bytes at a line end, marking the cut.
+func fitBytes(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n-4], '\n')
+	if cut < 0 {
+		cut = n - 4
+		for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+			cut--
+		}
+	}
+	return s[:cut] + "\n…"
+}
+
+// patchFile finds the paths of an apply_patch patch.
+var patchFile = regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$`)
+
+// editedPaths reads the files an edit tool's input names: file_path or path
+// (Claude's Edit, Write, MultiEdit), or the files of a patch (Codex's
+// apply_patch, as a string or an argv list).
+func editedPaths(raw json.RawMessage) []string {
+	var in map[string]any
+	if json.Unmarshal(raw, &in) != nil {
+		return nil
+	}
+	var out []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, k := range []string{"file_path", "path", "notebook_path"} {
+		if s, ok := in[k].(string); ok {
+			add(s)
+		}
+	}
+	var texts []string
+	for _, k := range []string{"command", "input", "patch"} {
+		switch v := in[k].(type) {
+		case string:
+			texts = append(texts, v)
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					texts = append(texts, s)
+				}
+			}
+		}
+	}
+	for _, t := range texts {
+		for _, m := range patchFile.FindAllStringSubmatch(t, -1) {
+			add(m[1] + m[2])
+		}
+	}
+	return out
+}
+
+func hookPostEditRun(ctx context.Context, opts *hookOptions) error {
+	format := opts.checkFormat()
+	in := readHookInput(opts.IO.In)
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	text := postEditText(ctx, opts, in)
+	if text == "" {
+		return nil // nothing to say: no index, or no file in the input
+	}
+	hookEmit(opts.IO.Out, format, "PostToolUse", fitBytes(text, hookEditBudget))
 	return nil
+}
+
+// postEditText checks each edited file through the facade's outline (which
+// records the file's drift before it answers) and lists the definitions
+// whose lines changed, with their stated callers.
+func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
+	paths := editedPaths(in.ToolInput)
+	if len(paths) == 0 {
+		return ""
+	}
+	root, err := hookRoot(opts.Global, in)
+	if err != nil {
+		return ""
+	}
+	if _, err := (rev.Layout{Root: root}).CurrentRev(); err != nil {
+		return ""
+	}
+	svc, err := facade.New(root)
+	if err != nil {
+		return ""
+	}
+	defer svc.Close()
+	var b strings.Builder
+	for i, p := range paths {
+		if i == 5 {
+			fmt.Fprintf(&b, "… and %d more files.\n", len(paths)-i)
+			break
+		}
+		abs := p
+		if !filepath.IsAbs(abs) {
+			base := in.Cwd
+			if base == "" {
+				base = root
+			}
+			abs = filepath.Join(base, p)
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue // outside the project
+		}
+		rel = filepath.ToSlash(rel)
+		b.WriteString(editSummary(ctx, svc, rel))
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return b.String()
+}
+
+// editSummary is one edited file's lines of the post-edit context.
+func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
+	args, _ := json.Marshal(map[string]string{"path": rel})
+	env, err := svc.Call(ctx, "outline", args)
+	if err != nil {
+		if fe := facade.AsError(err); fe.Code == facade.ErrUnknownID || fe.Code == facade.ErrBadInput {
+			return fmt.Sprintf("ragraf: %s is not in the index (new or excluded); `ragraf reindex --commit` adds it.\n", rel)
+		}
+		return ""
+	}
+	res, ok := env.Result.(facade.OutlineResult)
+	if !ok || env.NotFound {
+		return fmt.Sprintf("ragraf: %s is not in the index (new or excluded); `ragraf reindex --commit` adds it.\n", rel)
+	}
+	var b strings.Builder
+	kind, lines := "", ""
+	for _, w := range env.StaleWarnings {
+		if w.Path == rel {
+			kind = w.Kind
+			var rs []string
+			for i := 0; i+1 < len(w.Lines); i += 2 {
+				rs = append(rs, fmt.Sprintf("%d-%d", w.Lines[i], w.Lines[i+1]))
+			}
+			lines = strings.Join(rs, ",")
+		}
+	}
+	if kind == "" {
+		return fmt.Sprintf("ragraf: %s matches the index %s.\n", rel, env.IndexRev)
+	}
+	fmt.Fprintf(&b, "ragraf: recorded the %s of %s", kind, rel)
+	if lines != "" {
+		fmt.Fprintf(&b, " (indexed lines %s)", lines)
+	}
+	b.WriteString(" in the drift ledger.\n")
+	touched := touchedItems(res.Symbols)
+	if len(touched) == 0 {
+		return b.String()
+	}
+	for i, t := range touched {
+		if i == 4 {
+			fmt.Fprintf(&b, "  … and %d more definitions (ragraf_outline).\n", len(touched)-i)
+			break
+		}
+		fmt.Fprintf(&b, "  changed %s %s (%s:%d)", t.Kind, t.QName, t.Path, t.Line)
+		if t.Kind == "function" || t.Kind == "method" {
+			cargs, _ := json.Marshal(map[string]any{"id": t.ID, "limit": 5})
+			if cenv, err := svc.Call(ctx, "callers", cargs); err == nil {
+				if cr, ok := cenv.Result.(facade.CallsResult); ok && len(cr.Stated) > 0 {
+					var cs []string
+					for _, c := range cr.Stated {
+						cs = append(cs, fmt.Sprintf("%s (%s:%d)", c.QName, c.SitePath, c.SiteLine))
+					}
+					more := ""
+					if cenv.Limits.Total > len(cr.Stated)+len(cr.Derived) || cenv.Limits.Truncated {
+						more = ", …"
+					}
+					fmt.Fprintf(&b, "; stated callers that may need the same change: %s%s", strings.Join(cs, ", "), more)
+				}
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// touchedItems are the innermost definitions with a stale mark.
+func touchedItems(items []facade.OutlineItem) []facade.OutlineItem {
+	var out []facade.OutlineItem
+	for _, it := range items {
+		inner := touchedItems(it.Children)
+		switch {
+		case len(inner) > 0:
+			out = append(out, inner...)
+		case it.Stale != nil:
+			out = append(out, it)
+		}
+	}
+	return out
 }
