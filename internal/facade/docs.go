@@ -15,6 +15,7 @@ import (
 type DocsArgs struct {
 	ID   string `json:"id,omitempty" jsonschema:"node id of a symbol, table or file, from an earlier answer"`
 	Path string `json:"path,omitempty" jsonschema:"a source file (sections documenting it or its symbols) or a documentation file (its sections)"`
+	Page
 }
 
 // DocSection is one documentation section.
@@ -31,7 +32,8 @@ type DocSection struct {
 	Confidence float64 `json:"confidence,omitempty"`
 }
 
-// DocsResult lists sections in path and line order.
+// DocsResult lists one page of sections in path and line order (a section
+// that documents two nodes of a file is listed once for each).
 type DocsResult struct {
 	Sections []DocSection `json:"sections"`
 }
@@ -50,11 +52,18 @@ func (s *Service) Docs(ctx context.Context, args DocsArgs) (*Envelope, error) {
 		}
 		path = p
 	}
+	pg, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	res := DocsResult{Sections: []DocSection{}}
 	var about []string
@@ -117,11 +126,15 @@ func (s *Service) Docs(ctx context.Context, args DocsArgs) (*Envelope, error) {
 		if a.MentionAt != b.MentionAt {
 			return a.MentionAt < b.MentionAt
 		}
-		return a.About < b.About
+		if a.About != b.About {
+			return a.About < b.About
+		}
+		return a.ID < b.ID
 	})
-	env.Result = res
 	n := len(res.Sections)
-	env.Limits = Limits{Limit: n, Returned: n, Total: n}
+	res.Sections = pageOf(pg, res.Sections)
+	env.Result = res
+	env.Limits = pg.limits(snap, len(res.Sections), n)
 	paths := []string{path}
 	for _, sct := range res.Sections {
 		paths = append(paths, sct.Path)

@@ -138,6 +138,7 @@ type ImpactArgs struct {
 	Path  string `json:"path,omitempty" jsonschema:"a file that changes, instead of one definition"`
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
 	Mode  string `json:"mode,omitempty" jsonschema:"hard: only chains of stated edges; all: also derived chains in the soft block (default all)"`
+	List  string `json:"list,omitempty" jsonschema:"the list to page: symbols (default), files, entry_points or tables; a cursor names its own list"`
 	Page
 }
 
@@ -160,11 +161,16 @@ type ImpactFile struct {
 // and jobs whose handles edge reaches the change; Tables are the tables the
 // changed and impacted code queries or references, each with the chain that
 // reaches it (its first step is the queries or references_table edge).
-// Symbols are one page (the envelope's limits, across both blocks); files,
-// entry points and tables each list at most the page's limit, files with the
-// most impacted definitions first, and say how many there are in all.
+// Files list those with the most impacted definitions first. Each list is
+// paged across the hard block, then the soft one: the list the request
+// names (symbols by default) is the page the envelope's limits describe; in
+// an answer paging symbols, files, entry points and tables show their first
+// page and ImpactResult.Cursors holds the cursor of the next page of each
+// that was cut; in an answer paging another list only that list is filled.
+// The totals count each whole list.
 type ImpactBlock struct {
 	Symbols          []ImpactItem `json:"symbols"`
+	SymbolsTotal     int          `json:"symbols_total"`
 	Files            []ImpactFile `json:"files"`
 	FilesTotal       int          `json:"files_total"`
 	EntryPoints      []ImpactItem `json:"entry_points"`
@@ -179,8 +185,47 @@ type ImpactResult struct {
 	Targets []Symbol    `json:"targets"`
 	Depth   int         `json:"depth"`
 	Mode    string      `json:"mode"`
+	List    string      `json:"list"` // the list this answer pages
 	Hard    ImpactBlock `json:"hard"`
 	Soft    ImpactBlock `json:"soft"`
+	// Cursors has, for each list an answer paging symbols cut after its
+	// first page (files, entry_points, tables), the cursor of its next page.
+	Cursors map[string]string `json:"cursors,omitempty"`
+}
+
+// impactLists are the lists impact pages; a cursor names one.
+var impactLists = []string{"symbols", "files", "entry_points", "tables"}
+
+// impactPager validates the list, limit and cursor of an impact request. A
+// cursor names its list ("impact" for symbols, "impact.<list>" otherwise).
+func impactPager(args ImpactArgs) (pager, string, error) {
+	list, err := checkEnum("list", args.List, "", impactLists...)
+	if err != nil {
+		return pager{}, "", err
+	}
+	if list == "" && args.Cursor != "" {
+		if c, ok := decodeCursor(args.Cursor); ok && strings.HasPrefix(c.list, "impact.") {
+			list = strings.TrimPrefix(c.list, "impact.")
+		}
+	}
+	if list == "" {
+		list = "symbols"
+	}
+	name := "impact"
+	if list != "symbols" {
+		name += "." + list
+	}
+	pg, err := paging(name, args.Limit, args.Cursor, defaultLimit, maxLimit)
+	return pg, list, err
+}
+
+// split cuts one page, limit items from offset, across a then b as one list.
+func split[T any](a, b []T, limit, offset int) ([]T, []T) {
+	pa, pb := window(a, limit, offset), []T{}
+	if rest := limit - len(pa); rest > 0 {
+		pb = window(b, rest, max(offset-len(a), 0))
+	}
+	return pa, pb
 }
 
 // impactKinds are the edges along which a change propagates to the user:
@@ -339,7 +384,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op)
+	pg, list, err := impactPager(args)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +398,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		return nil, err
 	}
 	env := s.envelope(op, snap)
-	res := ImpactResult{Targets: []Symbol{}, Depth: depth, Mode: mode, Hard: emptyBlock(), Soft: emptyBlock()}
+	res := ImpactResult{Targets: []Symbol{}, Depth: depth, Mode: mode, List: list, Hard: emptyBlock(), Soft: emptyBlock()}
 	var start []string
 	if path != "" {
 		nodes, err := snap.graph.NodesInFile(ctx, path)
@@ -427,29 +472,58 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	}
 	hard, soft = byPlace(hard, places), byPlace(soft, places)
 	hardT, softT, hardE, softE = byPlace(hardT, places), byPlace(softT, places), byPlace(hardE, places), byPlace(softE, places)
-	res.Hard.Files, res.Hard.FilesTotal = impactFiles(hard, places, limit)
-	res.Soft.Files, res.Soft.FilesTotal = impactFiles(soft, places, limit)
+	hardF, softF := impactFiles(hard, places), impactFiles(soft, places)
+	res.Hard.SymbolsTotal, res.Soft.SymbolsTotal = len(hard), len(soft)
+	res.Hard.FilesTotal, res.Soft.FilesTotal = len(hardF), len(softF)
 	res.Hard.EntryPointsTotal, res.Soft.EntryPointsTotal = len(hardE), len(softE)
 	res.Hard.TablesTotal, res.Soft.TablesTotal = len(hardT), len(softT)
-	total := len(hard) + len(soft)
-	// one page of symbols across hard then soft
-	pageHard := window(hard, limit, offset)
-	var pageSoft []reached
-	if rest := limit - len(pageHard); rest > 0 {
-		pageSoft = window(soft, rest, max(offset-len(hard), 0))
+	// the page of the list asked for; with symbols, the first page of the
+	// others and the cursors of their next pages
+	var pageHard, pageSoft, pageHT, pageST, pageHE, pageSE []reached
+	var pageHF, pageSF []ImpactFile
+	var total, returned int
+	switch list {
+	case "symbols":
+		pageHard, pageSoft = split(hard, soft, limit, offset)
+		pageHF, pageSF = split(hardF, softF, limit, 0)
+		pageHT, pageST = split(hardT, softT, limit, 0)
+		pageHE, pageSE = split(hardE, softE, limit, 0)
+		for _, l := range []struct {
+			name  string
+			total int
+		}{{"files", len(hardF) + len(softF)}, {"entry_points", len(hardE) + len(softE)}, {"tables", len(hardT) + len(softT)}} {
+			if l.total > limit {
+				if res.Cursors == nil {
+					res.Cursors = map[string]string{}
+				}
+				res.Cursors[l.name] = pager{list: op + "." + l.name}.cursor(snap, limit)
+			}
+		}
+		total, returned = len(hard)+len(soft), len(pageHard)+len(pageSoft)
+	case "files":
+		pageHF, pageSF = split(hardF, softF, limit, offset)
+		total, returned = len(hardF)+len(softF), len(pageHF)+len(pageSF)
+	case "entry_points":
+		pageHE, pageSE = split(hardE, softE, limit, offset)
+		total, returned = len(hardE)+len(softE), len(pageHE)+len(pageSE)
+	case "tables":
+		pageHT, pageST = split(hardT, softT, limit, offset)
+		total, returned = len(hardT)+len(softT), len(pageHT)+len(pageST)
 	}
-	hardT, softT, hardE, softE = window(hardT, limit, 0), window(softT, limit, 0), window(hardE, limit, 0), window(softE, limit, 0)
-	shown := append(append(append(append(append(append([]reached(nil), pageHard...), pageSoft...), hardT...), softT...), hardE...), softE...)
+	if pageHF != nil {
+		res.Hard.Files, res.Soft.Files = pageHF, pageSF
+	}
+	shown := append(append(append(append(append(append([]reached(nil), pageHard...), pageSoft...), pageHT...), pageST...), pageHE...), pageSE...)
 	syms, err := s.symbolsOf(ctx, snap, reachedIDs(shown))
 	if err != nil {
 		return nil, err
 	}
 	res.Hard.Symbols, res.Soft.Symbols = impactItems(pageHard, syms), impactItems(pageSoft, syms)
-	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(hardE, syms), impactItems(softE, syms)
-	res.Hard.Tables, res.Soft.Tables = impactItems(hardT, syms), impactItems(softT, syms)
+	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(pageHE, syms), impactItems(pageSE, syms)
+	res.Hard.Tables, res.Soft.Tables = impactItems(pageHT, syms), impactItems(pageST, syms)
 	env.Result = res
-	env.Limits = pg.limits(snap, len(res.Hard.Symbols)+len(res.Soft.Symbols), total)
-	if total == 0 {
+	env.Limits = pg.limits(snap, returned, total)
+	if len(hard)+len(soft) == 0 {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(firstQName(res.Targets))}, Why: "text mentions the graph does not link"})
 	}
@@ -547,9 +621,9 @@ func impactItems(rs []reached, syms map[string]*Symbol) []ImpactItem {
 	return out
 }
 
-// impactFiles groups reached definitions by file: at most limit files, those
-// with the most definitions first (then by path), and how many files in all.
-func impactFiles(rs []reached, places map[string]graph.Place, limit int) ([]ImpactFile, int) {
+// impactFiles groups reached definitions by file, those with the most
+// definitions first (then by path).
+func impactFiles(rs []reached, places map[string]graph.Place) []ImpactFile {
 	by := map[string]*ImpactFile{}
 	for _, r := range rs {
 		p := places[r.id]
@@ -566,5 +640,5 @@ func impactFiles(rs []reached, places map[string]graph.Place, limit int) ([]Impa
 		out = append(out, *by[p])
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Symbols > out[j].Symbols })
-	return out[:min(limit, len(out))], len(out)
+	return out
 }

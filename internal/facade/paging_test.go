@@ -175,10 +175,131 @@ func driftKeys(env *Envelope) []string {
 	return out
 }
 
+func symbolKeys(env *Envelope) []string {
+	var out []string
+	for _, s := range env.Result.(SymbolResult).Symbols {
+		out = append(out, s.ID)
+	}
+	return out
+}
+
+func referenceKeys(env *Envelope) []string {
+	var out []string
+	for _, u := range env.Result.(ReferencesResult).Uses {
+		out = append(out, fmt.Sprintf("%s|%d|%s|%s", u.Path, u.Line, u.Kind, u.From.ID))
+	}
+	return out
+}
+
+func implementationKeys(env *Envelope) []string {
+	var out []string
+	for _, im := range env.Result.(ImplementationsResult).Implementations {
+		out = append(out, im.ID)
+	}
+	return out
+}
+
+func callKeys(env *Envelope) []string {
+	var out []string
+	r := env.Result.(CallsResult)
+	for _, c := range append(append([]Call(nil), r.Stated...), r.Derived...) {
+		out = append(out, fmt.Sprintf("%s|%s|%d", c.ID, c.SitePath, c.SiteLine))
+	}
+	return out
+}
+
+// impactKeys reads one of impact's lists, hard block then soft.
+func impactKeys(list string) func(*Envelope) []string {
+	return func(env *Envelope) []string {
+		r := env.Result.(ImpactResult)
+		var out []string
+		for _, b := range []ImpactBlock{r.Hard, r.Soft} {
+			switch list {
+			case "symbols", "entry_points", "tables":
+				items := map[string][]ImpactItem{"symbols": b.Symbols, "entry_points": b.EntryPoints, "tables": b.Tables}[list]
+				for _, it := range items {
+					out = append(out, it.ID)
+				}
+			case "files":
+				for _, f := range b.Files {
+					out = append(out, f.Path)
+				}
+			}
+		}
+		return out
+	}
+}
+
+func hitKeys(env *Envelope) []string {
+	var out []string
+	for _, h := range env.Result.(SearchResult).Hits {
+		out = append(out, h.ID)
+	}
+	return out
+}
+
+func tableKeys(env *Envelope) []string {
+	var out []string
+	for _, t := range env.Result.(SchemaResult).Tables {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
+func sectionKeys(env *Envelope) []string {
+	var out []string
+	for _, d := range env.Result.(DocsResult).Sections {
+		out = append(out, d.ID+"|"+d.About)
+	}
+	return out
+}
+
+func revisionKeys(env *Envelope) []string {
+	var out []string
+	for _, r := range env.Result.(RevisionsResult).Revisions {
+		out = append(out, r.Rev.Rev)
+	}
+	return out
+}
+
+// listCase is one list operation walked on the wide project.
+type listCase struct {
+	name    string
+	op      string
+	args    map[string]any
+	limit   int
+	key     func(*Envelope) []string
+	atLeast int
+}
+
+// wideLists are the list operations and the lists each walks on
+// wideProject, with how many items each holds at least.
+var wideLists = []listCase{
+	{"symbol", "symbol", map[string]any{"name": "handle"}, 97, symbolKeys, wideN},
+	{"symbol/fuzzy", "symbol", map[string]any{"name": "widget_", "fuzzy": true}, 101, symbolKeys, wideN},
+	{"references", "references", map[string]any{"qname": `App\hub`, "include_declaration": true}, 99, referenceKeys, wideN + 1},
+	{"implementations", "implementations", map[string]any{"qname": `App\Widget`}, 103, implementationKeys, wideN},
+	{"callers", "callers", map[string]any{"qname": `App\hub`, "depth": 2}, 107, callKeys, 2 * wideN},
+	{"callees", "callees", map[string]any{"qname": `App\all_widgets`}, 109, callKeys, wideN},
+	{"impact/symbols", "impact", map[string]any{"qname": `App\hub`, "depth": 3}, 127, impactKeys("symbols"), 2 * wideN},
+	{"impact/files", "impact", map[string]any{"qname": `App\hub`, "depth": 3, "list": "files"}, 131, impactKeys("files"), wideN},
+	{"impact/entry_points", "impact", map[string]any{"qname": `App\hub`, "depth": 3, "list": "entry_points"}, 137, impactKeys("entry_points"), wideN},
+	{"impact/tables", "impact", map[string]any{"qname": `App\hub`, "depth": 3, "list": "tables"}, 139, impactKeys("tables"), wideN},
+	{"search", "search", map[string]any{"query": "gizmo"}, 149, hitKeys, candidates},
+	{"entry_points", "entry_points", nil, 97, entryKeys, wideN},
+	{"entry_points/max", "entry_points", nil, 1000, entryKeys, wideN},
+	{"schema", "schema", nil, 151, tableKeys, wideN},
+	{"table_usage", "table_usage", map[string]any{"table": "orders"}, 113, useKeys, wideN},
+	{"docs", "docs", map[string]any{"path": "docs/widgets.md"}, 157, sectionKeys, wideN},
+	{"drift", "drift", nil, 89, driftKeys, wideN},
+	{"revisions", "revisions", nil, 1, revisionKeys, 1},
+}
+
 // TestPagingWalksEveryListToItsEnd pages every list operation to its end on
 // a generated project with more than 500 items in each list (ARCHITECTURE.md
 // §6): the pages' union is limits.total, with no item twice, and every
-// truncated answer carries the cursor of the next page.
+// truncated answer carries the cursor of the next page. Then a cursor cut
+// from each list is refused on the next revision with E_STALE_CURSOR.
 func TestPagingWalksEveryListToItsEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a project of 1,200 files")
@@ -187,6 +308,7 @@ func TestPagingWalksEveryListToItsEnd(t *testing.T) {
 	s, err := New(root)
 	must(t, err)
 	defer s.Close()
+	ctx := context.Background()
 	// every widget file changes: the ledger gets wideN entries
 	for i := 0; i < wideN; i++ {
 		p := filepath.Join(root, "src", "Gen", fmt.Sprintf("W%d.php", i))
@@ -194,26 +316,74 @@ func TestPagingWalksEveryListToItsEnd(t *testing.T) {
 		must(t, err)
 		must(t, os.WriteFile(p, append(b, "// changed\n"...), 0o644))
 	}
-	if _, err := s.Call(context.Background(), "drift_detect", []byte(`{"method":"compare"}`)); err != nil {
+	if _, err := s.Call(ctx, "drift_detect", []byte(`{"method":"compare"}`)); err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name  string
-		op    string
-		args  map[string]any
-		limit int
-		key   func(*Envelope) []string
-	}{
-		{"entry_points", "entry_points", nil, 97, entryKeys},
-		{"entry_points/max", "entry_points", nil, 1000, entryKeys},
-		{"table_usage", "table_usage", map[string]any{"table": "orders"}, 113, useKeys},
-		{"drift", "drift", nil, 89, driftKeys},
-	}
-	for _, c := range cases {
+	for _, c := range wideLists {
 		t.Run(c.name, func(t *testing.T) {
 			keys, totals := walk(t, s, c.op, c.args, c.limit, c.key)
-			checkWalk(t, c.name, keys, totals, wideN)
+			checkWalk(t, c.name, keys, totals, c.atLeast)
+			t.Logf("%s: %d items in %d pages", c.name, len(keys), len(totals))
 		})
+	}
+	t.Run("outline", func(t *testing.T) {
+		// outline answers a file's whole tree: never truncated
+		env := call(t, s, "outline", `{"path":"src/Http/ItemController.php"}`)
+		n := countItems(env.Result.(OutlineResult).Symbols)
+		if env.Limits.Truncated || n != env.Limits.Total || n != wideN+1 {
+			t.Errorf("outline: %d items, limits %+v, want %d", n, env.Limits, wideN+1)
+		}
+	})
+	t.Run("impact/cursors", func(t *testing.T) {
+		// an answer paging symbols holds the first page of each other list
+		// and the cursor of its next page
+		env := call(t, s, "impact", `{"qname":"App\\hub","depth":3,"limit":50}`)
+		r := env.Result.(ImpactResult)
+		for _, list := range []string{"files", "entry_points", "tables"} {
+			first := impactKeys(list)(env)
+			cur := r.Cursors[list]
+			if len(first) != 50 || cur == "" {
+				t.Fatalf("%s: first page %d items, cursor %q", list, len(first), cur)
+			}
+			rest, totals := walk(t, s, "impact", map[string]any{"qname": `App\hub`, "depth": 3, "cursor": cur}, 50, impactKeys(list))
+			checkWalk(t, "impact/"+list, append(first, rest...), append([]int{totals[0]}, totals...), wideN)
+		}
+	})
+	// a cursor of every list, cut on rev-0001, is stale on rev-0002
+	cursors := map[string]string{}
+	for _, c := range wideLists {
+		a := map[string]any{"limit": 1}
+		for k, v := range c.args {
+			a[k] = v
+		}
+		raw, _ := json.Marshal(a)
+		env, err := s.Call(ctx, c.op, raw)
+		must(t, err)
+		if c.op == "revisions" {
+			// one revision: cut the cursor by hand at offset 0
+			snap, release, err := s.acquire(ctx)
+			must(t, err)
+			env.Limits.Cursor = pager{list: "revisions"}.cursor(snap, 0)
+			release()
+		}
+		if env.Limits.Cursor == "" {
+			t.Fatalf("%s %s: no cursor", c.op, raw)
+		}
+		cursors[c.name] = env.Limits.Cursor
+	}
+	if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range wideLists {
+		a := map[string]any{"limit": 1, "cursor": cursors[c.name]}
+		for k, v := range c.args {
+			a[k] = v
+		}
+		raw, _ := json.Marshal(a)
+		_, err := s.Call(ctx, c.op, raw)
+		if fe := AsError(errOr(err)); fe.Code != ErrStaleCursor || !strings.Contains(fe.Message, "rev-0001") {
+			t.Errorf("%s: cursor of rev-0001 on rev-0002: %v, want %s", c.name, err, ErrStaleCursor)
+		}
 	}
 }
 
@@ -256,15 +426,30 @@ func TestPagingStaleCursorRefused(t *testing.T) {
 	if fe := AsError(errOr(err)); fe.Code != ErrStaleCursor || !strings.Contains(fe.Message, "rev-0001") {
 		t.Errorf("cursor of rev-0001 on rev-0002: %v, want %s naming rev-0001", err, ErrStaleCursor)
 	}
+	// the history of two revisions, one a page
+	keys, totals := walk(t, s, "revisions", nil, 1, revisionKeys)
+	checkWalk(t, "revisions", keys, totals, 2)
+	// a revision name reused after the index was dropped is another build
+	must(t, os.RemoveAll(filepath.Join(root, ".ragraf")))
+	if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := New(root)
+	must(t, err)
+	defer s2.Close()
+	_, err = s2.Call(ctx, "entry_points", []byte(`{"limit":10,"cursor":"`+staleEP+`"}`))
+	if fe := AsError(errOr(err)); fe.Code != ErrStaleCursor || !strings.Contains(fe.Message, "earlier build of rev-0001") {
+		t.Errorf("cursor of the dropped rev-0001 on the new rev-0001: %v, want %s", err, ErrStaleCursor)
+	}
 	// malformed cursors and cursors of another op are bad input
-	env = call(t, s, "entry_points", `{"limit":10}`)
+	env = call(t, s2, "entry_points", `{"limit":10}`)
 	for _, c := range []struct{ op, args string }{
 		{"entry_points", `{"cursor":"xyz"}`},
 		{"entry_points", `{"cursor":"` + fixtureCursor("entry_points", 5)[:10] + `"}`},
 		{"table_usage", `{"table":"orders","cursor":"` + env.Limits.Cursor + `"}`},
 		{"drift", `{"cursor":"` + env.Limits.Cursor + `"}`},
 	} {
-		_, err := s.Call(ctx, c.op, []byte(c.args))
+		_, err := s2.Call(ctx, c.op, []byte(c.args))
 		if fe := AsError(errOr(err)); fe.Code != ErrBadInput {
 			t.Errorf("%s %s: %v, want %s", c.op, c.args, err, ErrBadInput)
 		}

@@ -18,6 +18,7 @@ import (
 // SchemaArgs optionally names one table.
 type SchemaArgs struct {
 	Table string `json:"table,omitempty" jsonschema:"table name, with or without its prefix (wp_posts or posts); empty for all tables"`
+	Page
 }
 
 // SchemaTable is one table as one source defines it.
@@ -72,7 +73,9 @@ type SchemaConflict struct {
 	Paths   []string `json:"paths"`
 }
 
-// SchemaResult lists the tables by name, then source path.
+// SchemaResult lists one page of the tables by name, then source path, each
+// with all its columns and foreign keys, and the conflicts about the tables
+// of the page.
 type SchemaResult struct {
 	Tables    []SchemaTable    `json:"tables"`
 	Conflicts []SchemaConflict `json:"conflicts"`
@@ -97,22 +100,45 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	if err := checkQueryLanguage("table", args.Table); err != nil {
 		return nil, err
 	}
+	pg, err := args.page(op)
+	if err != nil {
+		return nil, err
+	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
 	env := s.envelope(op, snap)
 	tables, err := snap.graph.AllNodes(ctx, fact.Table)
 	if err != nil {
 		return nil, storeError(err)
 	}
-	res := SchemaResult{Tables: []SchemaTable{}, Conflicts: []SchemaConflict{}}
-	var paths []string
+	var matched []fact.Node
 	for _, t := range tables {
-		if args.Table != "" && !tableMatches(t.Name, args.Table) {
-			continue
+		if args.Table == "" || tableMatches(t.Name, args.Table) {
+			matched = append(matched, t)
 		}
+	}
+	sort.SliceStable(matched, func(i, j int) bool {
+		a, b := matched[i], matched[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.ID < b.ID
+	})
+	shown := pageOf(pg, matched)
+	res := SchemaResult{Tables: []SchemaTable{}, Conflicts: []SchemaConflict{}}
+	onPage := map[string]bool{}
+	var paths []string
+	for _, t := range shown {
+		onPage[strings.ToLower(t.Name)] = true
 		st := SchemaTable{ID: t.ID, Name: t.Name, Source: t.Props["source"], Path: t.Path, Line: t.StartLine, EndLine: t.EndLine,
 			Partial: t.Props["partial"] == "true", Columns: []SchemaColumn{}, ForeignKeys: []SchemaFK{}}
 		cols, err := snap.graph.Children(ctx, t.ID)
@@ -176,27 +202,19 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 			paths = append(paths, t.Path)
 		}
 	}
-	sort.SliceStable(res.Tables, func(i, j int) bool {
-		a, b := res.Tables[i], res.Tables[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.Path < b.Path
-	})
 	if raw, err := snap.graph.Meta(ctx, "schema_conflicts"); err == nil && raw != "" {
 		var all []SchemaConflict
 		if json.Unmarshal([]byte(raw), &all) == nil {
 			for _, c := range all {
-				if args.Table == "" || tableMatches(c.Table, args.Table) {
+				if onPage[strings.ToLower(c.Table)] {
 					res.Conflicts = append(res.Conflicts, c)
 				}
 			}
 		}
 	}
 	env.Result = res
-	n := len(res.Tables)
-	env.Limits = Limits{Limit: n, Returned: n, Total: n}
-	if n == 0 {
+	env.Limits = pg.limits(snap, len(res.Tables), len(matched))
+	if len(matched) == 0 {
 		notFound(env, args.Table)
 	}
 	return s.done(ctx, env, snap, paths)

@@ -59,9 +59,10 @@ type SearchResult struct {
 	Hits     []Hit  `json:"hits"`
 }
 
-// candidates bounds how many FTS matches of each table are ranked when a
-// kind or path filter may drop many of them (filters apply to these); without
-// filters, pool asks for fewer. limits.total counts the ranked matches.
+// candidates is how many best FTS matches of each table (symbols, text) are
+// ranked; filters apply to these. It is the same whatever the page, so the
+// ranked list, its total (limits.total counts the ranked matches) and the
+// offsets cursors name are the same on every page.
 const candidates = 1000
 
 var textKinds = []string{"docblock", "comment", "doc_section"}
@@ -109,7 +110,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	if mode != "lexical" && !snap.info.Capability.Vectors {
 		res.Fallback = mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
 	}
-	hits, err := s.lexical(ctx, snap, args, match, offset+limit)
+	hits, err := s.lexical(ctx, snap, args, match)
 	if err != nil {
 		return nil, err
 	}
@@ -134,19 +135,19 @@ func vectorReason(snap *snapshot) string {
 	return "no embedding model configured"
 }
 
-// strictEnough is how many strict hits make the loose query unnecessary even
-// when the page asks for more: a handful of hits that contain every word
-// answer better than a page filled with hits that contain one.
+// strictEnough is how many strict hits make the loose query unnecessary,
+// whatever the page size: a handful of hits that contain every word answer
+// better than a page filled with hits that contain one, and one threshold for
+// every page keeps the ranked list the same on each.
 const strictEnough = 5
 
 // lexical ranks symbol and text matches. It runs the strict query first
 // (every word must match) and adds the loose one's hits (any term) only when
-// the strict one finds too few (fewer than the page or strictEnough): a
-// precise question gets a precise answer fast, a vague one still gets
-// something.
-func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, loose string, need int) ([]Hit, error) {
+// the strict one finds fewer than strictEnough: a precise question gets a
+// precise answer fast, a vague one still gets something.
+func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, loose string) ([]Hit, error) {
 	hits, err := s.lexicalMatch(ctx, snap, args, lexvec.StrictQuery(args.Query))
-	if err != nil || len(hits) > 0 && len(hits) >= min(need, strictEnough) {
+	if err != nil || len(hits) >= strictEnough {
 		return hits, err
 	}
 	if rare, err := snap.lex.LooseQuery(ctx, args.Query); err != nil {
@@ -180,7 +181,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 		return hits, nil
 	}
 	if wantSym {
-		sh, err := snap.lex.SearchSymbols(ctx, match, pool(args))
+		sh, err := snap.lex.SearchSymbols(ctx, match, candidates)
 		if err != nil {
 			return nil, storeError(err)
 		}
@@ -206,7 +207,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 		}
 	}
 	if wantText {
-		ch, err := snap.lex.SearchChunks(ctx, match, pool(args))
+		ch, err := snap.lex.SearchChunks(ctx, match, candidates)
 		if err != nil {
 			return nil, storeError(err)
 		}
@@ -237,17 +238,6 @@ func sortHits(hits []Hit) {
 		}
 		return a.ID < b.ID
 	})
-}
-
-// pool is how many best FTS matches of each table to rank: without filters,
-// four pages' worth (at least 200) is plenty to order the page asked for,
-// since the kind boosts reorder matches only within a factor of a few.
-func pool(args SearchArgs) int {
-	if args.Kind != "" || args.PathGlob != "" {
-		return candidates
-	}
-	pg, _ := args.page("search")
-	return min(candidates, max(200, 4*(pg.offset+pg.limit)))
 }
 
 func isTextKind(k string) bool {

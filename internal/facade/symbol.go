@@ -84,11 +84,13 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 		return nil, err
 	}
 	g := snap.graph
-	var nodes []fact.Node
+	var nodes, pageNodes []fact.Node
+	var total int
 	text := args.Name + args.QName
 	switch {
 	case args.Fuzzy:
-		nodes, err = g.NodesLike(ctx, text, 5000)
+		// filtered, counted and cut in the store: a short text matches much
+		pageNodes, total, err = g.NodesLike(ctx, text, args.Kind, path, limit, offset)
 	case args.QName != "":
 		nodes, err = g.NodesByQName(ctx, args.QName)
 	default:
@@ -97,24 +99,24 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 	if err != nil {
 		return nil, storeError(err)
 	}
-	var kept []fact.Node
-	for _, n := range nodes {
-		if (args.Kind == "" || string(n.Kind) == args.Kind) && (path == "" || n.Path == path) {
-			kept = append(kept, n)
-		}
-	}
 	if !args.Fuzzy {
+		var kept []fact.Node
+		for _, n := range nodes {
+			if (args.Kind == "" || string(n.Kind) == args.Kind) && (path == "" || n.Path == path) {
+				kept = append(kept, n)
+			}
+		}
 		sort.SliceStable(kept, func(i, j int) bool { return symbolLess(kept[i], kept[j]) })
+		pageNodes, total = pageOf(pg, kept), len(kept)
 	}
-	pageNodes := window(kept, limit, offset)
 	syms, err := symbols(ctx, g, pageNodes)
 	if err != nil {
 		return nil, err
 	}
 	env := s.envelope(op, snap)
 	env.Result = SymbolResult{Symbols: syms}
-	env.Limits = pg.limits(snap, len(syms), len(kept))
-	if len(kept) == 0 {
+	env.Limits = pg.limits(snap, len(syms), total)
+	if total == 0 {
 		notFound(env, text)
 	}
 	return s.done(ctx, env, snap, symbolPaths(syms))

@@ -282,15 +282,31 @@ func (s *Store) Children(ctx context.Context, parent string) ([]fact.Node, error
 	return s.nodes(ctx, `SELECT `+nodeCols+` FROM node WHERE parent = ? ORDER BY path, start_line, id`, parent)
 }
 
-// NodesLike returns nodes whose short or qualified name contains sub,
-// ignoring case: exact short names first, then shorter names, then by place.
-// At most limit nodes are returned.
-func (s *Store) NodesLike(ctx context.Context, sub string, limit int) ([]fact.Node, error) {
+// NodesLike returns one page of the nodes whose short or qualified name
+// contains sub, ignoring case, and how many there are in all: exact short
+// names first, then shorter names, then by place. kind and path, when not
+// empty, keep only nodes of that kind or in that file.
+func (s *Store) NodesLike(ctx context.Context, sub, kind, path string, limit, offset int) ([]fact.Node, int, error) {
 	low := fact.Lower(sub)
 	pat := "%" + escapeLike(low) + "%"
-	return s.nodes(ctx, `SELECT `+nodeCols+` FROM node
-		WHERE kind != 'file' AND (name_lower LIKE ? ESCAPE '\' OR qname_lower LIKE ? ESCAPE '\')
-		ORDER BY name_lower != ?, length(name), qname_lower, path, start_line, id LIMIT ?`, pat, pat, low, limit)
+	where := `kind != 'file' AND (name_lower LIKE ? ESCAPE '\' OR qname_lower LIKE ? ESCAPE '\')`
+	args := []any{pat, pat}
+	if kind != "" {
+		where, args = where+` AND kind = ?`, append(args, kind)
+	}
+	if path != "" {
+		where, args = where+` AND path = ?`, append(args, path)
+	}
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM node WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if total == 0 || offset >= total {
+		return nil, total, nil
+	}
+	ns, err := s.nodes(ctx, `SELECT `+nodeCols+` FROM node WHERE `+where+`
+		ORDER BY name_lower != ?, length(name), qname_lower, path, start_line, id LIMIT ? OFFSET ?`, append(args, low, limit, offset)...)
+	return ns, total, err
 }
 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
