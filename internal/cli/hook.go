@@ -232,8 +232,13 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (str
 		return b.String() + "ragraf: " + err.Error(), nil
 	}
 	defer svc.Close()
+	readOnly := false // the ledger cannot be written: what changed is not recorded
 	if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:session-start"}); err != nil {
-		return b.String() + driftFailed(ctx, err), nil
+		var fe *facade.Error
+		if !errors.As(err, &fe) || fe.Code != facade.ErrReadOnly {
+			return b.String() + driftFailed(ctx, err), nil
+		}
+		readOnly = true
 	}
 	env, err := svc.Drift(ctx, facade.DriftArgs{Unacked: true, Limit: 1000})
 	if err != nil {
@@ -241,6 +246,13 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (str
 	}
 	entries := env.Result.(facade.DriftResult).Entries
 	tools := "Use the ragraf MCP tools before grep and before editing: ragraf_search, ragraf_symbol, ragraf_callers, ragraf_impact, ragraf_code.\n"
+	if readOnly {
+		b.WriteString("The drift ledger cannot be written (a read-only file system or a full disk), so changes since indexing are not recorded; answers still carry stale_warnings for files that changed.\n")
+		if len(entries) == 0 {
+			b.WriteString(tools)
+			return b.String(), env
+		}
+	}
 	if len(entries) == 0 {
 		fmt.Fprintf(&b, "The index %s matches the working tree (%d ledger entries, all acknowledged).\n", env.IndexRev, env.Drift.Entries)
 		b.WriteString(tools)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/ragraf/ragraf/internal/rev"
+	"github.com/ragraf/ragraf/internal/store/control"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 )
 
@@ -68,6 +69,7 @@ const (
 	ErrExcluded      = "E_EXCLUDED" // the index excludes the path; its content is not served
 	ErrUnknownOp     = "E_UNKNOWN_OP"
 	ErrStaleCursor   = "E_STALE_CURSOR" // a cursor cut from another revision
+	ErrReadOnly      = "E_READ_ONLY"    // the ledger cannot be written (read-only file system, full disk); reads still work
 	ErrInternal      = "E_INTERNAL"
 )
 
@@ -96,6 +98,9 @@ func AsError(err error) *Error {
 func storeError(err error) error {
 	if errors.Is(err, sqlitedb.ErrSchema) {
 		return &Error{Code: ErrSchema, Message: err.Error()}
+	}
+	if errors.Is(err, control.ErrReadOnly) {
+		return &Error{Code: ErrReadOnly, Message: "the drift ledger cannot be written, read operations still answer: " + err.Error()}
 	}
 	return &Error{Code: ErrInternal, Message: err.Error()}
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/ragraf/ragraf/internal/drift"
 	"github.com/ragraf/ragraf/internal/rev"
@@ -34,10 +35,15 @@ type Service struct {
 	mu  sync.Mutex
 	cur *snapshot // the revision new calls use
 
-	ctlMu   sync.Mutex
-	ctl     *control.Store // control.sqlite, opened once and shared by calls
-	ctlFile os.FileInfo    // the file ctl has open, to notice a replaced one
+	ctlMu     sync.Mutex
+	ctl       *control.Store // control.sqlite, opened once and shared by calls
+	ctlFile   os.FileInfo    // the file ctl has open, to notice a replaced one
+	ctlOpened time.Time
 }
+
+// readOnlyRetry is how long a ledger opened for reading only is used before
+// it is opened again, to find out whether it can be written now.
+const readOnlyRetry = 10 * time.Second
 
 // snapshot is one open revision; calls hold it for their whole duration.
 type snapshot struct {
@@ -179,7 +185,10 @@ func (s *Service) control(ctx context.Context) (*control.Store, error) {
 	defer s.ctlMu.Unlock()
 	path := s.layout.Control()
 	if s.ctl != nil {
-		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, s.ctlFile) {
+		// a ledger open for reading only (a read-only file system, a full
+		// disk) is tried for writing again now and then
+		fresh := s.ctl.ReadOnly() == nil || time.Since(s.ctlOpened) < readOnlyRetry
+		if fi, err := os.Stat(path); err == nil && os.SameFile(fi, s.ctlFile) && fresh {
 			return s.ctl, nil
 		}
 		s.ctl.Close() // in-flight statements finish first
@@ -194,6 +203,6 @@ func (s *Service) control(ctx context.Context) (*control.Store, error) {
 		c.Close()
 		return nil, storeError(err)
 	}
-	s.ctl, s.ctlFile = c, fi
+	s.ctl, s.ctlFile, s.ctlOpened = c, fi, time.Now()
 	return c, nil
 }

@@ -213,7 +213,7 @@ func (s *Service) checkPaths(ctx context.Context, ctl *control.Store, snap *snap
 		if err != nil {
 			return nil, &Error{Code: ErrInternal, Message: "comparing the working tree: " + err.Error()}
 		}
-		if _, err := s.record(ctx, ctl, snap, drift.MethodCompare, all); err != nil {
+		if _, err := s.record(ctx, ctl, snap, drift.MethodCompare, all); err != nil && !readOnly(err) {
 			return nil, err
 		}
 		for _, d := range all {
@@ -222,7 +222,7 @@ func (s *Service) checkPaths(ctx context.Context, ctl *control.Store, snap *snap
 				v.paths[d.OldPath].entries = []string{control.EntryID(d.DedupKey)}
 			}
 		}
-	} else if _, err := s.record(ctx, ctl, snap, drift.MethodCompare, fresh); err != nil {
+	} else if _, err := s.record(ctx, ctl, snap, drift.MethodCompare, fresh); err != nil && !readOnly(err) {
 		return nil, err
 	}
 	if len(v.paths) > 0 {
@@ -235,6 +235,14 @@ func (s *Service) checkPaths(ctx context.Context, ctl *control.Store, snap *snap
 		}
 	}
 	return v, nil
+}
+
+// readOnly reports whether err says the ledger cannot be written. A read
+// then answers without recording what it found: its stale warnings still
+// say what changed.
+func readOnly(err error) bool {
+	var fe *Error
+	return errors.As(err, &fe) && fe.Code == ErrReadOnly
 }
 
 func mergeLines(rs [][2]int) [][2]int {

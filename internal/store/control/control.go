@@ -8,7 +8,9 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
@@ -26,12 +28,43 @@ var schemaSQL string
 
 // Store is an open control.sqlite. It is safe for concurrent use.
 type Store struct {
-	db   *sql.DB
-	path string
+	db       *sql.DB
+	path     string
+	readOnly error // why the file is open for reading only; nil when writable
 }
 
-// Open opens (creating if needed) control.sqlite at path.
+// ErrReadOnly is wrapped by every write to a control.sqlite that cannot be
+// written: on a read-only file system, without permission, or out of space.
+var ErrReadOnly = errors.New("control.sqlite cannot be written")
+
+// Open opens (creating if needed) control.sqlite at path. When the file
+// exists but cannot be opened for writing (a read-only directory or file
+// system, a full disk), it is opened for reading: reads work and every
+// write returns an error wrapping ErrReadOnly.
 func Open(ctx context.Context, path string) (*Store, error) {
+	s, err := openWritable(ctx, path)
+	if err == nil {
+		return s, nil
+	}
+	var ve *sqlitedb.VersionError
+	if errors.As(err, &ve) {
+		return nil, err
+	}
+	if _, serr := os.Stat(path); serr != nil {
+		return nil, err
+	}
+	for _, immutable := range []bool{false, true} {
+		if ro, rerr := openReadOnly(ctx, path, immutable); rerr == nil {
+			ro.readOnly = err
+			return ro, nil
+		} else if errors.As(rerr, &ve) {
+			return nil, rerr
+		}
+	}
+	return nil, err
+}
+
+func openWritable(ctx context.Context, path string) (*Store, error) {
 	db, err := sqlitedb.OpenReadWrite(path)
 	if err != nil {
 		return nil, err
@@ -60,6 +93,49 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return &Store{db: db, path: path}, nil
 }
 
+// openReadOnly opens path for reading; it must hold the current schema,
+// since a file that cannot be written cannot be migrated.
+func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, error) {
+	db, err := sqlitedb.OpenLiveReadOnly(path, immutable)
+	if err != nil {
+		return nil, err
+	}
+	var v, n int
+	err = db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	if err == nil && v == SchemaVersion {
+		err = db.QueryRowContext(ctx, "SELECT count(*) FROM drift_entry WHERE seq < 0").Scan(&n)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening control store %q for reading: %w", path, err)
+	}
+	if v != SchemaVersion {
+		db.Close()
+		return nil, &sqlitedb.VersionError{Path: path, Found: v, Supported: SchemaVersion}
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// ReadOnly returns why the store is open for reading only, or nil.
+func (s *Store) ReadOnly() error { return s.readOnly }
+
+// writable returns the error a write gets on a read-only store.
+func (s *Store) writable() error {
+	if s.readOnly != nil {
+		return fmt.Errorf("%w: %v", ErrReadOnly, s.readOnly)
+	}
+	return nil
+}
+
+// writeErr marks a failed write that SQLite could not make (a read-only
+// file, a full disk) with ErrReadOnly.
+func writeErr(err error) error {
+	if err != nil && sqlitedb.IsNotWritable(err) && !errors.Is(err, ErrReadOnly) {
+		return fmt.Errorf("%w: %w", ErrReadOnly, err)
+	}
+	return err
+}
+
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
 
@@ -82,18 +158,24 @@ type Rev struct {
 
 // AppendRev records a published revision.
 func (s *Store) AppendRev(ctx context.Context, r Rev) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO rev_history(rev, seq, created_at, corpus_hash, config_hash, git_head, ragraf_version, files, nodes, edges, capability, parent_rev)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`, r.Rev, r.Seq, r.CreatedAt, r.CorpusHash, r.ConfigHash, r.GitHead, r.RagrafVersion, r.Files, r.Nodes, r.Edges, r.Capability, r.ParentRev)
 	if err != nil {
-		return fmt.Errorf("recording revision %s: %w", r.Rev, err)
+		return fmt.Errorf("recording revision %s: %w", r.Rev, writeErr(err))
 	}
 	return nil
 }
 
 // AppendRotation records that a revision's store directory was removed.
 func (s *Store) AppendRotation(ctx context.Context, rev string, at time.Time) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	_, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO rev_rotation(rev, removed_at) VALUES (?, ?)`, rev, at.UTC().Format(time.RFC3339))
-	return err
+	return writeErr(err)
 }
 
 // Revs returns the history, oldest first.

@@ -72,10 +72,14 @@ func EntryID(key string) string {
 // AppendEntries records entries whose dedup key is new and returns those it
 // recorded, in order; an entry with a known key adds nothing (FT-27). IDs are
 // derived from the dedup key.
-func (s *Store) AppendEntries(ctx context.Context, entries []Entry) ([]Entry, error) {
+func (s *Store) AppendEntries(ctx context.Context, entries []Entry) (_ []Entry, err error) {
 	if len(entries) == 0 {
 		return nil, nil
 	}
+	if err := s.writable(); err != nil {
+		return nil, err
+	}
+	defer func() { err = writeErr(err) }()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -216,9 +220,13 @@ func (s *Store) acks(ctx context.Context, rev string) ([]Ack, error) {
 }
 
 // AppendAck acknowledges an entry; the entry itself stays as it was (FT-36).
-func (s *Store) AppendAck(ctx context.Context, entryID, note string, at time.Time) (Ack, error) {
+func (s *Store) AppendAck(ctx context.Context, entryID, note string, at time.Time) (_ Ack, err error) {
+	if err := s.writable(); err != nil {
+		return Ack{}, err
+	}
+	defer func() { err = writeErr(err) }()
 	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM drift_entry WHERE id = ?`, entryID).Scan(&one)
+	err = s.db.QueryRowContext(ctx, `SELECT 1 FROM drift_entry WHERE id = ?`, entryID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Ack{}, fmt.Errorf("%w: %s", ErrUnknownEntry, entryID)
 	}
@@ -249,10 +257,14 @@ type StaleEdge struct {
 }
 
 // AppendStaleEdges records edges made stale by entries; known rows add nothing.
-func (s *Store) AppendStaleEdges(ctx context.Context, edges []StaleEdge) error {
+func (s *Store) AppendStaleEdges(ctx context.Context, edges []StaleEdge) (err error) {
 	if len(edges) == 0 {
 		return nil
 	}
+	if err := s.writable(); err != nil {
+		return err
+	}
+	defer func() { err = writeErr(err) }()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -302,7 +314,11 @@ type ArchivedEntry struct {
 // drift_archive under toRev and returns how many entries it copied. The
 // entries stay in drift_entry; the new revision's active ledger starts empty
 // because it is keyed by revision (FT-32).
-func (s *Store) AppendArchive(ctx context.Context, fromRev, toRev, report string, at time.Time) (int, error) {
+func (s *Store) AppendArchive(ctx context.Context, fromRev, toRev, report string, at time.Time) (_ int, err error) {
+	if err := s.writable(); err != nil {
+		return 0, err
+	}
+	defer func() { err = writeErr(err) }()
 	entries, err := s.Entries(ctx, Filter{Revision: fromRev})
 	if err != nil {
 		return 0, err

@@ -138,6 +138,40 @@ func OpenReadWrite(path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// OpenLiveReadOnly opens a mutable store (control.sqlite) for reading only,
+// for a file system where it cannot be written. Without immutable, SQLite
+// reads the write-ahead log and takes no write lock, which needs its shared
+// memory file to exist or to be creatable; with immutable it reads the main
+// file alone, without locks, which is only right while nobody writes it.
+func OpenLiveReadOnly(path string, immutable bool) (*sql.DB, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&_pragma=busy_timeout(10000)&_pragma=query_only(1)"
+	if immutable {
+		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&immutable=1&_pragma=query_only(1)"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening store %q: %w", path, err)
+	}
+	return db, nil
+}
+
+// IsNotWritable reports whether err is SQLite saying it cannot write: a
+// read-only file or file system, no space left, or a file it cannot create
+// or grow.
+func IsNotWritable(err error) bool {
+	var se interface{ Code() int }
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch c := se.Code(); c & 0xff {
+	case 8, 13, 14: // SQLITE_READONLY, SQLITE_FULL, SQLITE_CANTOPEN
+		return true
+	case 10: // SQLITE_IOERR: writing, growing or truncating a file
+		return c == 10|3<<8 || c == 10|6<<8 || c == 10|19<<8 || c == 10|13<<8
+	}
+	return false
+}
+
 // SetVersion records the schema version in SQLite's user_version.
 func SetVersion(ctx context.Context, db *sql.DB, v int) error {
 	_, err := db.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(v))
