@@ -4,7 +4,9 @@ package cli
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -21,6 +23,7 @@ type indexOptions struct {
 	JSON        bool
 	Parallelism int
 	CPUProfile  string
+	MemProfile  string
 }
 
 func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
@@ -36,7 +39,21 @@ func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a machine-readable summary")
 	cmd.Flags().IntVarP(&opts.Parallelism, "jobs", "j", 0, "extraction workers (default: number of CPUs)")
 	cmd.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the build to this file")
+	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile (allocations of the whole build) to this file")
 	return cmd
+}
+
+// writeHeapProfile writes the heap profile of the build to path.
+func writeHeapProfile(path string, log *slog.Logger) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Warn("writing heap profile", "err", err.Error())
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		log.Warn("writing heap profile", "err", err.Error())
+	}
 }
 
 func indexRun(cmd *cobra.Command, opts *indexOptions) error {
@@ -69,6 +86,10 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if opts.MemProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeHeapProfile(opts.MemProfile, log)
 	}
 	start := time.Now()
 	info, err := rev.Build(cmd.Context(), bo)

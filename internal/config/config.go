@@ -25,6 +25,8 @@ type Config struct {
 	Exclude          []string         `yaml:"exclude" json:"exclude"`
 	SecretsExclude   []string         `yaml:"secrets_exclude" json:"secrets_exclude"`
 	MaxFileSize      int64            `yaml:"max_file_size" json:"max_file_size"`
+	MaxFileMS        int64            `yaml:"max_file_ms" json:"max_file_ms"`
+	MaxFileMemoryMB  int64            `yaml:"max_file_memory_mb" json:"max_file_memory_mb"`
 	ChunkBudget      int              `yaml:"chunk_budget" json:"chunk_budget"`
 	RetainRevs       int              `yaml:"retain_revs" json:"retain_revs"`
 	RespectGitignore bool             `yaml:"respect_gitignore" json:"respect_gitignore"`
@@ -74,6 +76,10 @@ var (
 const (
 	minMaxFileSize      = 1
 	maxMaxFileSize      = 1 << 30
+	minMaxFileMS        = 100
+	maxMaxFileMS        = 3600000
+	minMaxFileMemoryMB  = 16
+	maxMaxFileMemoryMB  = 1 << 20
 	minChunkBudget      = 16
 	maxChunkBudget      = 8192
 	minRetainRevs       = 1
@@ -100,6 +106,8 @@ func Default() Config {
 		Exclude:          []string{},
 		SecretsExclude:   slices.Clone(DefaultSecretsExclude),
 		MaxFileSize:      2 << 20,
+		MaxFileMS:        20000,
+		MaxFileMemoryMB:  256,
 		ChunkBudget:      512,
 		RetainRevs:       3,
 		RespectGitignore: true,
@@ -169,6 +177,8 @@ func (c Config) Validate() error {
 		}
 	}
 	add("max_file_size", checkRange(c.MaxFileSize, minMaxFileSize, maxMaxFileSize))
+	add("max_file_ms", checkRange(c.MaxFileMS, minMaxFileMS, maxMaxFileMS))
+	add("max_file_memory_mb", checkRange(c.MaxFileMemoryMB, minMaxFileMemoryMB, maxMaxFileMemoryMB))
 	add("chunk_budget", checkRange(int64(c.ChunkBudget), minChunkBudget, maxChunkBudget))
 	add("retain_revs", checkRange(int64(c.RetainRevs), minRetainRevs, maxRetainRevs))
 	add("dataflow.max_function_lines", checkRange(int64(c.DataFlow.MaxFunctionLines), minMaxFunctionLines, maxMaxFunctionLines))

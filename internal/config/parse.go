@@ -324,12 +324,14 @@ func (c *Config) fields() map[string]field {
 				d.check(n, key, checkNonEmpty(c.Include, `["**"]`))
 			}
 		},
-		"exclude":           func(d *decoder, key string, n ast.Node) { d.strList(&c.Exclude, checkGlob)(d, key, n) },
-		"secrets_exclude":   func(d *decoder, key string, n ast.Node) { d.strList(&c.SecretsExclude, checkGlob)(d, key, n) },
-		"max_file_size":     intField(&c.MaxFileSize, minMaxFileSize, maxMaxFileSize),
-		"chunk_budget":      intField(&c.ChunkBudget, minChunkBudget, maxChunkBudget),
-		"retain_revs":       intField(&c.RetainRevs, minRetainRevs, maxRetainRevs),
-		"respect_gitignore": boolField(&c.RespectGitignore),
+		"exclude":            func(d *decoder, key string, n ast.Node) { d.strList(&c.Exclude, checkGlob)(d, key, n) },
+		"secrets_exclude":    func(d *decoder, key string, n ast.Node) { d.strList(&c.SecretsExclude, checkGlob)(d, key, n) },
+		"max_file_size":      intField(&c.MaxFileSize, minMaxFileSize, maxMaxFileSize),
+		"max_file_ms":        intField(&c.MaxFileMS, minMaxFileMS, maxMaxFileMS),
+		"max_file_memory_mb": intField(&c.MaxFileMemoryMB, minMaxFileMemoryMB, maxMaxFileMemoryMB),
+		"chunk_budget":       intField(&c.ChunkBudget, minChunkBudget, maxChunkBudget),
+		"retain_revs":        intField(&c.RetainRevs, minRetainRevs, maxRetainRevs),
+		"respect_gitignore":  boolField(&c.RespectGitignore),
 		"database": func(d *decoder, key string, n ast.Node) {
 			d.mapping(n, key+".", c.Database.fields())
 		},

@@ -167,6 +167,7 @@ func extractAll(ctx context.Context, opts Options, cache extractCache, files []c
 					if x, err = php.New(); err != nil {
 						return err
 					}
+					x.SetBudget(php.Budget{MaxMS: opts.Config.MaxFileMS, MaxBytes: opts.Config.MaxFileMemoryMB << 20})
 				}
 				r, hit, err := extractCached(gctx, opts, cache, files[i], x)
 				if err != nil {

@@ -6,6 +6,7 @@ package php
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ type Result struct {
 type Extractor struct {
 	parser *sitter.Parser // PHP with HTML
 	only   *sitter.Parser // PHP alone, for files that are only PHP (parse)
+	budget Budget         // of each file (budget.go)
 }
 
 // language is the PHP grammar (PHP with HTML), and languageOnly the grammar
@@ -95,19 +97,24 @@ func onlyPHP(src []byte) bool {
 
 // File extracts the facts of one file. path is the project-relative slash path;
 // src is the file content with BOM removed and line endings normalised.
-func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, error) {
+//
+// A file over its Budget is not an error: the result is Partial with the
+// reason, and holds what the stages finished before found (nothing when
+// parsing itself was over budget). A done ctx returns its error.
+func (x *Extractor) File(ctx context.Context, path string, src []byte) (res Result, err error) {
+	clk := newClock(ctx, x.budget.MaxMS)
 	tree, parser, err := x.parse(ctx, src)
+	if be, ok := errors.AsType[*sitter.BudgetError](err); ok {
+		return Result{Partial: true, Error: be.Error()}, nil
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("parsing %s: %w", path, err)
 	}
 	defer parser.Recycle(tree) // the result holds strings, no node
-	w := newWalker(path, src)
+	if need := parser.Peak() + int64(tree.Len())*nodeBytes; x.budget.MaxBytes > 0 && need > x.budget.MaxBytes {
+		return Result{Partial: true, Error: fmt.Sprintf("budget: memory: the syntax tree of %d nodes needs about %d MB, more than %d MB", tree.Len(), need>>20, x.budget.MaxBytes>>20)}, nil
+	}
 	root := tree.RootNode()
-	w.walk(root, w.fileID)
-	w.finish(root)
-	res := Result{Nodes: w.nodes, Edges: w.edges, Chunks: w.chunks}
-	res.Refs = collectRefs(path, src, root, w.nodes)
-	res.addDomain(path, src, root)
 	if root.HasError() {
 		res.Partial = true
 		res.Error = firstError(root, src)
@@ -116,6 +123,32 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (Result, 
 		res.Partial = true
 		res.Error = joinError(res.Error, fmt.Sprintf("budget: depth: nesting deeper than %d levels from line %d; %d syntax nodes below it left out", sitter.MaxDepth, sh.CutAt.Row+1, sh.Cut))
 	}
+	stage := "declarations"
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		stop, ok := p.(stopWalk)
+		if !ok {
+			panic(p)
+		}
+		if stop.canceled {
+			res, err = Result{}, ctx.Err()
+			return
+		}
+		res.Partial = true
+		res.Error = joinError(res.Error, clk.timeReason(stage))
+	}()
+	w := newWalker(path, src)
+	w.clk = clk
+	w.walk(root, w.fileID)
+	w.finish(root)
+	res.Nodes, res.Edges, res.Chunks = w.nodes, w.edges, w.chunks
+	stage = "references"
+	res.Refs = collectRefs(path, src, root, w.nodes, clk)
+	stage = "domain"
+	res.addDomain(path, src, root, clk)
 	return res, nil
 }
 
@@ -129,6 +162,7 @@ func joinError(a, b string) string {
 
 // walker carries the state of one file's walk.
 type walker struct {
+	clk    *clock // budget of the walk (budget.go)
 	path   string
 	src    []byte
 	fileID string
@@ -214,6 +248,7 @@ func (w *walker) addLines(n *sitter.Node, kind fact.NodeKind, name, qname, paren
 
 // walk visits n and its descendants; parent is the id of the innermost container.
 func (w *walker) walk(n *sitter.Node, parent string) {
+	w.clk.tick()
 	switch n.Kind() {
 	case "namespace_definition":
 		w.namespace(n)

@@ -69,10 +69,11 @@ type refWalker struct {
 	globals   map[string]bool // variables the current function declares global
 	dry       bool            // walking a loop body only to learn what it assigns (loop)
 	nodes     []fact.Node
+	clk       *clock // budget of the walk (budget.go); nil for a walker that only tracks names
 }
 
 // collectRefs returns the references of the file whose structural nodes are nodes.
-func collectRefs(p string, src []byte, root *sitter.Node, nodes []fact.Node) []fact.Ref {
+func collectRefs(p string, src []byte, root *sitter.Node, nodes []fact.Node, clk *clock) []fact.Ref {
 	dir := path.Dir(p)
 	if dir == "." {
 		dir = ""
@@ -82,7 +83,7 @@ func collectRefs(p string, src []byte, root *sitter.Node, nodes []fact.Node) []f
 	r := &refWalker{
 		path: p, dir: dir, src: src, fileID: fact.FileNodeID(p),
 		sc: newScope(""), env: map[string]string{}, pinned: map[string]int{},
-		index: make(map[string][]int, len(nodes)), nodes: nodes,
+		index: make(map[string][]int, len(nodes)), nodes: nodes, clk: clk,
 	}
 	for i := range nodes {
 		k := string(nodes[i].Kind) + "\x00" + fact.Lower(nodes[i].QName)
@@ -139,6 +140,7 @@ func magic(s string) bool {
 }
 
 func (r *refWalker) visit(n *sitter.Node) {
+	r.clk.tick()
 	switch n.Kind() {
 	case "namespace_definition":
 		name := ""

@@ -54,14 +54,16 @@ type Domain struct {
 }
 
 // addDomain fills res.Domain.
-func (res *Result) addDomain(path string, src []byte, root *sitter.Node) {
+func (res *Result) addDomain(path string, src []byte, root *sitter.Node, clk *clock) {
 	d := newDomainWalker(path, src, res.Nodes)
+	d.clk = clk
 	d.children(root)
 	res.Domain = Domain{Nodes: d.nodes, Edges: d.edges, Refs: d.refs}
 }
 
 // domainWalker walks a file after the structural walk.
 type domainWalker struct {
+	clk    *clock // budget of the walk (budget.go)
 	path   string
 	src    []byte
 	fileID string
@@ -146,6 +148,7 @@ func (d *domainWalker) ref(kind fact.RefKind, from string, n *sitter.Node, name 
 }
 
 func (d *domainWalker) visit(n *sitter.Node) {
+	d.clk.tick()
 	switch n.Kind() {
 	case "namespace_definition":
 		name := ""

@@ -38,9 +38,9 @@ func (t *Tree) reshape() {
 	n := int32(len(t.nodes))
 	// children of each node as the new tree will have them; nil means the
 	// node's own children
-	over := map[int32][]int32{}
+	over := make([][]int32, n)
 	kidsOf := func(i int32) []int32 {
-		if k, ok := over[i]; ok {
+		if k := over[i]; k != nil {
 			return k
 		}
 		nd := &t.nodes[i]
@@ -87,7 +87,7 @@ func (t *Tree) subtreeSize(ks []int32, kidsOf func(int32) []int32) int {
 // balance finds every chain of one binary operator with at least minChain
 // operands and gives its binary nodes new children in over: operands and
 // operators in their order, split at the middle operator at every level.
-func (t *Tree) balance(over map[int32][]int32) {
+func (t *Tree) balance(over [][]int32) {
 	left, lok := t.lang.fieldN["left"]
 	right, rok := t.lang.fieldN["right"]
 	op, ook := t.lang.fieldN["operator"]
@@ -108,7 +108,7 @@ func (t *Tree) balance(over map[int32][]int32) {
 		}
 		return t.nodes[ks[1]].symbol, true
 	}
-	inChain := make(map[int32]bool)
+	inChain := make([]bool, len(t.nodes))
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		sym, ok := binary(i)
 		if !ok || inChain[i] {

@@ -1,8 +1,20 @@
 // flatten.c parses a source text and returns its syntax tree as one array of
 // nodes in preorder, so Go walks the tree without a cgo call per node.
+#define _GNU_SOURCE
 #include "flatten.h"
+#include <malloc.h>
+#include <time.h>
 
-extern TSTree *ts_parser_parse_string(TSParser *, const TSTree *, const char *, uint32_t);
+typedef struct {
+	void *payload;
+	const char *(*read)(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read);
+	int encoding;
+	void *decode;
+} TSInput;
+typedef struct { void *payload; uint32_t current_byte_offset; bool has_error; } TSParseState;
+typedef struct { void *payload; bool (*progress_callback)(TSParseState *state); } TSParseOptions;
+extern TSTree *ts_parser_parse_with_options(TSParser *, const TSTree *, TSInput, TSParseOptions);
+extern void ts_parser_reset(TSParser *);
 extern void ts_tree_delete(TSTree *);
 extern TSNode ts_tree_root_node(const TSTree *);
 extern TSTreeCursor ts_tree_cursor_new(TSNode);
@@ -26,7 +38,68 @@ extern void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void 
 
 // The Go bindings route every allocation of the C library through a Go
 // callback; plain libc is much faster and the trees never hold Go memory.
-void rg_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
+// The wrappers count the bytes tree-sitter holds, per thread: a parse runs
+// within one cgo call on one thread, so what the count grows by during
+// rg_parse is what that parse took (memory budget).
+static __thread int64_t rg_live;
+static void *rg_malloc(size_t n) {
+	void *p = malloc(n);
+	if (p) rg_live += (int64_t)malloc_usable_size(p);
+	return p;
+}
+static void *rg_calloc(size_t n, size_t sz) {
+	void *p = calloc(n, sz);
+	if (p) rg_live += (int64_t)malloc_usable_size(p);
+	return p;
+}
+static void *rg_realloc(void *p, size_t n) {
+	int64_t old = p ? (int64_t)malloc_usable_size(p) : 0;
+	void *q = realloc(p, n);
+	if (q) rg_live += (int64_t)malloc_usable_size(q) - old;
+	return q;
+}
+static void rg_free(void *p) {
+	if (p) rg_live -= (int64_t)malloc_usable_size(p);
+	free(p);
+}
+void rg_use_libc_allocator(void) { ts_set_allocator(rg_malloc, rg_calloc, rg_realloc, rg_free); }
+
+static int64_t now_ns(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+typedef struct {
+	const char *src;
+	uint32_t len;
+	rg_buf *buf;
+	int64_t base;     // rg_live when the parse began
+	int64_t deadline; // now_ns() value after which the parse halts; 0: none
+} rg_parse_state;
+
+static const char *rg_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *n) {
+	(void)pos;
+	rg_parse_state *st = payload;
+	if (byte >= st->len) {
+		*n = 0;
+		return "";
+	}
+	*n = st->len - byte;
+	return st->src + byte;
+}
+
+// rg_progress is tree-sitter's progress callback: true halts the parse.
+static bool rg_progress(TSParseState *ps) {
+	rg_parse_state *st = ps->payload;
+	rg_buf *b = st->buf;
+	int64_t used = rg_live - st->base;
+	if (used > b->peak_bytes) b->peak_bytes = used;
+	if (b->cancel) { b->halted = RG_HALT_CANCEL; return true; }
+	if (b->max_bytes > 0 && used > b->max_bytes) { b->halted = RG_HALT_MEMORY; return true; }
+	if (st->deadline > 0 && now_ns() > st->deadline) { b->halted = RG_HALT_TIME; return true; }
+	return false;
+}
 
 // grow makes room for want elements of size sz in *p, which holds *cap.
 static int grow(void **p, uint32_t *cap, uint32_t want, size_t sz) {
@@ -41,8 +114,17 @@ static int grow(void **p, uint32_t *cap, uint32_t want, size_t sz) {
 }
 
 int64_t rg_parse(TSParser *parser, rg_buf *buf, const char *src, uint32_t len) {
-	TSTree *tree = ts_parser_parse_string(parser, NULL, src, len);
-	if (!tree) return -1;
+	rg_parse_state st = {src, len, buf, rg_live, buf->max_ms > 0 ? now_ns() + buf->max_ms * 1000000LL : 0};
+	buf->halted = RG_HALT_NONE;
+	buf->peak_bytes = 0;
+	TSInput in = {&st, rg_read, 0 /* UTF-8 */, NULL};
+	TSParseOptions opts = {&st, rg_progress};
+	TSTree *tree = ts_parser_parse_with_options(parser, NULL, in, opts);
+	if (!tree) {
+		// a halted parse keeps its state for a resumption that never comes
+		ts_parser_reset(parser);
+		return -1;
+	}
 	if (!grow((void **)&buf->nodes, &buf->cap, len / 4 + 64, sizeof(rg_node)) ||
 		!grow((void **)&buf->stack, &buf->scap, 256, sizeof(int32_t))) {
 		ts_tree_delete(tree);

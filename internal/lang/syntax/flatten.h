@@ -33,7 +33,17 @@ typedef struct {
 	int32_t *stack; // parent indices, as deep as the tree
 	uint32_t scap;
 	uint32_t max_depth; // of the last tree flattened
+	// budget of one parse, set by the caller: bytes tree-sitter may hold and
+	// milliseconds it may take (0: no limit); cancel halts it when set non-zero
+	int64_t max_bytes;
+	int64_t max_ms;
+	volatile int32_t cancel;
+	// what the last parse did: why it halted (RG_HALT_*), the most bytes it held
+	int32_t halted;
+	int64_t peak_bytes;
 } rg_buf;
+
+enum { RG_HALT_NONE = 0, RG_HALT_MEMORY = 1, RG_HALT_TIME = 2, RG_HALT_CANCEL = 3 };
 
 // rg_parse parses src and flattens its tree into buf->nodes; it returns the
 // number of nodes, or -1 when tree-sitter gave no tree or memory ran out.

@@ -65,6 +65,7 @@ type Parser struct {
 	buf    *C.rg_buf
 	spare  *Tree
 	counts []int32
+	peak   int64 // Peak
 }
 
 // NewParser returns a parser for lang.
@@ -89,6 +90,31 @@ func (p *Parser) Close() {
 // ErrParse means tree-sitter returned no tree.
 var ErrParse = errors.New("parser returned no tree")
 
+// BudgetError means a parse was halted for taking more memory or time than
+// SetBudget allows.
+type BudgetError struct {
+	Kind  string // "memory" or "time"
+	Limit int64  // MB for memory, milliseconds for time
+}
+
+func (e *BudgetError) Error() string {
+	if e.Kind == "memory" {
+		return fmt.Sprintf("budget: memory: parsing needed more than %d MB", e.Limit)
+	}
+	return fmt.Sprintf("budget: time: parsing took more than %d ms", e.Limit)
+}
+
+// SetBudget limits each later parse to maxBytes of tree-sitter's memory and
+// maxMS milliseconds; zero means no limit. A parse over budget returns a
+// *BudgetError.
+func (p *Parser) SetBudget(maxBytes, maxMS int64) {
+	p.buf.max_bytes, p.buf.max_ms = C.int64_t(maxBytes), C.int64_t(maxMS)
+}
+
+// Peak is the most memory tree-sitter held during the last parse, in bytes,
+// as sampled while it ran.
+func (p *Parser) Peak() int64 { return p.peak }
+
 // Parse parses src. The returned tree keeps src for Utf8Text.
 func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
 	if err := ctx.Err(); err != nil {
@@ -100,8 +126,20 @@ func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
 	if len(src) > 0 {
 		cs = (*C.char)(unsafe.Pointer(unsafe.SliceData(src)))
 	}
+	p.buf.cancel = 0
+	stop := context.AfterFunc(ctx, func() { p.buf.cancel = 1 })
 	n := C.rg_parse((*C.TSParser)(parserPtr(p.p)), p.buf, cs, C.uint32_t(len(src)))
+	stop()
+	p.peak = int64(p.buf.peak_bytes)
 	if n < 0 {
+		switch p.buf.halted {
+		case C.RG_HALT_CANCEL:
+			return nil, ctx.Err()
+		case C.RG_HALT_MEMORY:
+			return nil, &BudgetError{Kind: "memory", Limit: int64(p.buf.max_bytes) >> 20}
+		case C.RG_HALT_TIME:
+			return nil, &BudgetError{Kind: "time", Limit: int64(p.buf.max_ms)}
+		}
 		return nil, ErrParse
 	}
 	t := p.build(src, unsafe.Slice(p.buf.nodes, int(n)))
