@@ -110,6 +110,10 @@ func readTruth(b []byte) (map[triple]bool, map[string][]string) {
 			continue
 		}
 		t := triple{f[0], f[1], strings.ToLower(f[2])}
+		if t.kind == "laravel" {
+			verb, uri, _ := strings.Cut(f[1], " ")
+			t.key = laravelKey(verb, uri)
+		}
 		if t.target == "closure" || strings.HasPrefix(t.target, "dynamic:") || strings.HasPrefix(t.target, "missing:") {
 			unlinkable[t.kind] = append(unlinkable[t.kind], t.key+" "+f[2])
 			continue
@@ -127,6 +131,9 @@ func laravelKey(verb, uri string) string {
 	uri = "/" + strings.Trim(uri, "/")
 	return strings.ToUpper(verb) + " " + paramRE.ReplaceAllString(uri, "{}")
 }
+
+// anyVerbs are the methods Laravel's Route::any registers (HEAD aside).
+var anyVerbs = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 
 // linked reads ragraf's side: every handles edge of an entry point of the
 // framework, as triples.
@@ -170,7 +177,15 @@ func linked(ctx context.Context, g *graph.Store, fw string) (map[triple]bool, er
 			if from.Kind != fact.WebRoute {
 				continue
 			}
-			got[triple{"laravel", laravelKey(from.Props["method"], from.Props["uri"]), target}] = true
+			for _, v := range strings.Split(from.Props["method"], ",") {
+				if v == "ANY" {
+					for _, a := range anyVerbs {
+						got[triple{"laravel", laravelKey(a, from.Props["uri"]), target}] = true
+					}
+					continue
+				}
+				got[triple{"laravel", laravelKey(v, from.Props["uri"]), target}] = true
+			}
 		}
 	}
 	return got, nil

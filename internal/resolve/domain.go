@@ -384,7 +384,7 @@ func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
 	if ids := l.byQName[string(fact.Class)+"\x00"+fact.Lower(name)]; len(ids) > 0 {
 		// an invokable or command class: its entry method when it has one
 		for _, m := range []string{"__invoke", "handle", "execute", "__construct"} {
-			if mids := l.byQName[string(fact.Method)+"\x00"+fact.Lower(name+"::"+m)]; len(mids) > 0 {
+			if mids := l.method(name, m); len(mids) > 0 {
 				return add(mids, fact.Stated, 1)
 			}
 		}

@@ -219,3 +219,106 @@ func TestFT7_NoEntryPoints(t *testing.T) {
 		t.Errorf("entry points: %q, want none", got)
 	}
 }
+
+const laravelWeb = `<?php
+use App\Http\Controllers\PhotoController;
+use App\Http\Controllers\ShowProfile;
+use App\Http\Controllers\Admin;
+use Illuminate\Support\Facades\Route;
+
+Route::get('/photos/popular', [PhotoController::class, 'popular']);
+Route::resource('photos', PhotoController::class)->only(['index', 'show', 'update']);
+Route::get('/profile/{id}', ShowProfile::class)->name('profile');
+Route::middleware('auth')->prefix('admin')->group(function () {
+	Route::get('/users', [Admin\UserController::class, 'index']);
+	Route::controller(Admin\ReportController::class)->prefix('reports')->group(function () {
+		Route::get('/daily', 'daily');
+		Route::post('/rebuild', 'rebuild');
+	});
+});
+Route::group(['namespace' => 'App\Http\Controllers', 'prefix' => 'legacy'], function () {
+	Route::get('/home', 'HomeController@index');
+	Route::group(['namespace' => 'Admin'], function () {
+		Route::post('/ban', ['uses' => 'UserController@ban', 'as' => 'ban']);
+	});
+});
+$pages = ['about' => ShowProfile::class, 'terms' => PhotoController::class . '@terms'];
+foreach ($pages as $page => $controller) {
+	Route::get("/pages/{$page}", $controller);
+}
+Route::get('/ping', fn () => 'pong');
+Route::fallback([PhotoController::class, 'missing']);
+`
+
+const laravelAPI = `<?php
+use App\Http\Controllers\PhotoController;
+use Illuminate\Support\Facades\Route;
+
+Route::apiResource('photos.comments', App\Http\Controllers\CommentController::class)->except('destroy');
+Route::match(['get', 'post'], '/search', [PhotoController::class, 'search']);
+`
+
+const laravelControllers = `<?php
+namespace App\Http\Controllers;
+class Controller {}
+class PhotoController extends Controller {
+	public function index() {}
+	public function show($id) {}
+	public function update($id) {}
+	public function popular() {}
+	public function search() {}
+	public function terms() {}
+	public function missing() {}
+}
+abstract class Invokable extends Controller { public function __invoke() {} }
+class ShowProfile extends Invokable {}
+class HomeController extends Controller { public function index() {} }
+class CommentController extends Controller {
+	public function index() {}
+	public function store() {}
+	public function show() {}
+}
+namespace App\Http\Controllers\Admin;
+class UserController { public function index() {} public function ban() {} }
+class ReportController { public function daily() {} public function rebuild() {} }
+`
+
+// TestFT7_LaravelHandlers: routes in groups (prefix, namespace, controller),
+// resources with only/except (the update action is PUT and PATCH),
+// invokable controllers (an inherited __invoke too), 'X@m' under a group
+// namespace, ['uses' => …], a loop over a literal array, and routes/api.php
+// under /api, each linked to the method that handles it; a resource action
+// the controller lacks (comments' update) has no handler.
+func TestFT7_LaravelHandlers(t *testing.T) {
+	got := entryLines(t, map[string]string{
+		"routes/web.php":                       laravelWeb,
+		"routes/api.php":                       laravelAPI,
+		"app/Http/Controllers/Controllers.php": laravelControllers,
+	})
+	want := []string{
+		"web_route GET /admin/reports/daily -> App\\Http\\Controllers\\Admin\\ReportController::daily",
+		"web_route GET /admin/users -> App\\Http\\Controllers\\Admin\\UserController::index",
+		"web_route GET /api/photos/{photos}/comments -> App\\Http\\Controllers\\CommentController::index",
+		"web_route GET /api/photos/{photos}/comments/{id} -> App\\Http\\Controllers\\CommentController::show",
+		"web_route GET /api/search -> App\\Http\\Controllers\\PhotoController::search",
+		"web_route GET /legacy/home -> App\\Http\\Controllers\\HomeController::index",
+		"web_route GET /pages/about -> App\\Http\\Controllers\\Invokable::__invoke",
+		"web_route GET /pages/terms -> App\\Http\\Controllers\\PhotoController::terms",
+		"web_route GET /photos -> App\\Http\\Controllers\\PhotoController::index",
+		"web_route GET /photos/popular -> App\\Http\\Controllers\\PhotoController::popular",
+		"web_route GET /photos/{id} -> App\\Http\\Controllers\\PhotoController::show",
+		"web_route GET /ping -> ",
+		"web_route GET /profile/{id} -> App\\Http\\Controllers\\Invokable::__invoke",
+		"web_route GET /{fallbackPlaceholder} -> App\\Http\\Controllers\\PhotoController::missing",
+		"web_route POST /admin/reports/rebuild -> App\\Http\\Controllers\\Admin\\ReportController::rebuild",
+		"web_route POST /api/photos/{photos}/comments -> App\\Http\\Controllers\\CommentController::store",
+		"web_route POST /api/search -> App\\Http\\Controllers\\PhotoController::search",
+		"web_route POST /legacy/ban -> App\\Http\\Controllers\\Admin\\UserController::ban",
+		"web_route PUT,PATCH /api/photos/{photos}/comments/{id} -> ",
+		"web_route PUT,PATCH /photos/{id} -> App\\Http\\Controllers\\PhotoController::update",
+	}
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("entry points (-want +got):\n%s", d)
+	}
+}

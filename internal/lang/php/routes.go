@@ -34,6 +34,14 @@ var routeReceiver = regexp.MustCompile(`(?i)^\$(app|router|route|routes|r|group|
 
 // entry adds an entry point node at node at and its handles reference.
 func (d *domainWalker) entry(kind fact.NodeKind, qname string, at *sitter.Node, props map[string]string, handler *sitter.Node) string {
+	name, raw, short := d.handler(handler)
+	return d.entryTo(kind, qname, at, props, handler, name, raw, short)
+}
+
+// entryTo adds an entry point node whose handler is already read: name for
+// resolve, raw as written, short for an unqualified class name; the handles
+// reference is placed at refAt (where the handler is named) or at.
+func (d *domainWalker) entryTo(kind fact.NodeKind, qname string, at *sitter.Node, props map[string]string, refAt *sitter.Node, name, raw string, short bool) string {
 	key := "entry\x00" + string(kind) + "\x00" + qname
 	disamb := d.seen[key]
 	d.seen[key]++
@@ -42,7 +50,6 @@ func (d *domainWalker) entry(kind fact.NodeKind, qname string, at *sitter.Node, 
 	if props == nil {
 		props = map[string]string{}
 	}
-	name, raw, short := d.handler(handler)
 	if raw != "" {
 		props["handler"] = clip(raw, 160)
 	}
@@ -60,8 +67,11 @@ func (d *domainWalker) entry(kind fact.NodeKind, qname string, at *sitter.Node, 
 		if short {
 			rp["short"] = "true"
 		}
+		if refAt == nil {
+			refAt = at
+		}
 		// the evidence is where the handler is named
-		d.ref(RefHandles, id, handler, name, rp)
+		d.ref(RefHandles, id, refAt, name, rp)
 	}
 	return id
 }
@@ -73,6 +83,7 @@ func (d *domainWalker) handler(e *sitter.Node) (name, raw string, short bool) {
 	if e == nil {
 		return "", "", false
 	}
+	e = d.bound(e)
 	raw = d.text(e)
 	switch e.Kind() {
 	case "anonymous_function", "arrow_function", "anonymous_function_creation_expression":
@@ -185,6 +196,10 @@ func (d *domainWalker) routePath(p string) string {
 }
 
 func (d *domainWalker) route(verb, path string, at, handler *sitter.Node, framework string) {
+	if framework == "laravel" {
+		d.laravelRoute(verb, path, at, handler)
+		return
+	}
 	full := d.routePath(path)
 	d.entry(fact.WebRoute, verb+" "+full, at, map[string]string{"method": verb, "uri": full, "framework": framework}, handler)
 }
@@ -391,28 +406,11 @@ func (d *domainWalker) routeCall(n *sitter.Node, method string, pos []*sitter.No
 		}
 	case "group", "addgroup":
 		if len(pos) >= 2 {
-			return d.group(d.groupPrefix(pos[0]), pos[len(pos)-1])
+			prefix, g := d.groupAttrs(pos[0])
+			return d.laravelGroup(prefix, g, pos[len(pos)-1])
 		}
 	}
 	return false
-}
-
-// groupPrefix reads a group's prefix: a string, or ['prefix' => '...'].
-func (d *domainWalker) groupPrefix(a *sitter.Node) string {
-	if s, ok := d.literal(a); ok {
-		return s
-	}
-	if a.Kind() == "array_creation_expression" {
-		for _, el := range namedOf(a, "array_element_initializer") {
-			if el.NamedChildCount() == 2 {
-				if k, _ := d.literal(el.NamedChild(0)); k == "prefix" {
-					s, _ := d.literal(el.NamedChild(1))
-					return s
-				}
-			}
-		}
-	}
-	return ""
 }
 
 func (d *domainWalker) group(prefix string, body *sitter.Node) bool {
@@ -428,38 +426,6 @@ func (d *domainWalker) visitArgs(pos []*sitter.Node) {
 			d.visit(p)
 		}
 	}
-}
-
-// chainGroup handles Route::prefix('x')->middleware(..)->group(fn).
-func (d *domainWalker) chainGroup(n, obj *sitter.Node, pos []*sitter.Node) bool {
-	if len(pos) == 0 {
-		return false
-	}
-	prefix := ""
-	laravel := false
-	for c := obj; c != nil; {
-		nm := c.ChildByFieldName("name")
-		if nm != nil && strings.EqualFold(d.text(nm), "prefix") {
-			if p, _ := d.args(c); len(p) > 0 {
-				prefix, _ = d.literal(p[0])
-			}
-		}
-		switch c.Kind() {
-		case "member_call_expression":
-			c = c.ChildByFieldName("object")
-		case "scoped_call_expression":
-			if s := c.ChildByFieldName("scope"); s != nil && strings.HasSuffix(fact.Lower(d.text(s)), "route") {
-				laravel = true
-			}
-			c = nil
-		default:
-			c = nil
-		}
-	}
-	if !laravel {
-		return false
-	}
-	return d.group(prefix, pos[len(pos)-1])
 }
 
 func (d *domainWalker) verbs(a *sitter.Node) []string {
@@ -482,12 +448,6 @@ func (d *domainWalker) verbs(a *sitter.Node) []string {
 	return out
 }
 
-// resourceActions are the routes of Route::resource and Route::apiResource.
-var resourceActions = []struct{ verb, suffix, action string }{
-	{"GET", "", "index"}, {"GET", "/create", "create"}, {"POST", "", "store"}, {"GET", "/{id}", "show"},
-	{"GET", "/{id}/edit", "edit"}, {"PUT", "/{id}", "update"}, {"DELETE", "/{id}", "destroy"},
-}
-
 // staticCall handles Route::get(), DB::table(), Schema::create(),
 // WP_CLI::add_command().
 func (d *domainWalker) staticCall(n *sitter.Node) bool {
@@ -504,37 +464,7 @@ func (d *domainWalker) staticCall(n *sitter.Node) bool {
 	pos, named := d.args(n)
 	switch fact.Lower(short) {
 	case "route":
-		switch method {
-		case "resource", "apiresource":
-			if len(pos) >= 2 {
-				p, ok := d.literal(pos[0])
-				if !ok {
-					return false
-				}
-				ctl, _, sh := d.handler(pos[1])
-				for _, a := range resourceActions {
-					if method == "apiresource" && (a.action == "create" || a.action == "edit") {
-						continue
-					}
-					full := d.routePath(p + a.suffix)
-					id := d.entry(fact.WebRoute, a.verb+" "+full, n, map[string]string{"method": a.verb, "uri": full, "framework": "laravel", "action": a.action}, nil)
-					if ctl != "" {
-						rp := map[string]string{"raw": d.text(pos[1])}
-						if sh {
-							rp["short"] = "true"
-						}
-						d.ref(RefHandles, id, n, ctl+"::"+a.action, rp)
-					}
-				}
-				return true
-			}
-		case "group":
-			if len(pos) >= 2 {
-				return d.group(d.groupPrefix(pos[0]), pos[len(pos)-1])
-			}
-		default:
-			return d.routeCall(n, method, pos, named, "laravel")
-		}
+		return d.laravelStatic(n, method, pos, named)
 	case "db":
 		if method == "table" && len(pos) >= 1 {
 			d.tableArg(pos[0], n, "DB::table", "")
@@ -744,4 +674,93 @@ func (d *domainWalker) attributes(n *sitter.Node) []attr {
 		}
 	}
 	return out
+}
+
+// maxUnrolled bounds the elements of a literal array a foreach is walked for.
+const maxUnrolled = 256
+
+// unrollForeach walks the body of `foreach ($list as $k => $v)` once per
+// element when $list is an array literal assigned earlier in the function
+// (or written inline), with $k and $v bound to the element's key and value,
+// so that routes and hooks registered in a loop over literal names are
+// found one by one. It reports whether it walked the body.
+func (d *domainWalker) unrollForeach(n *sitter.Node) bool {
+	if n.NamedChildCount() < 3 {
+		return false
+	}
+	list, bind := n.NamedChild(0), n.NamedChild(1)
+	if list.Kind() == "variable_name" {
+		if a := d.arrays[d.text(list)]; a != nil && a.StartByte() < n.StartByte() {
+			list = a
+		}
+	}
+	if list.Kind() != "array_creation_expression" {
+		return false
+	}
+	var kv, vv string
+	switch bind.Kind() {
+	case "variable_name":
+		vv = d.text(bind)
+	case "pair":
+		if bind.NamedChildCount() != 2 || bind.NamedChild(0).Kind() != "variable_name" || bind.NamedChild(1).Kind() != "variable_name" {
+			return false
+		}
+		kv, vv = d.text(bind.NamedChild(0)), d.text(bind.NamedChild(1))
+	default:
+		return false
+	}
+	els := namedOf(list, "array_element_initializer")
+	if len(els) == 0 || len(els) > maxUnrolled {
+		return false
+	}
+	d.visit(list)
+	prevK, prevV := d.vars[kv], d.vars[vv]
+	for _, el := range els {
+		switch el.NamedChildCount() {
+		case 1:
+			d.vars[vv] = el.NamedChild(0)
+			delete(d.vars, kv)
+		case 2:
+			d.vars[kv], d.vars[vv] = el.NamedChild(0), el.NamedChild(1)
+		default:
+			continue
+		}
+		for i := uint(2); i < n.NamedChildCount(); i++ {
+			d.visit(n.NamedChild(i))
+		}
+	}
+	for k, v := range map[string]*sitter.Node{kv: prevK, vv: prevV} {
+		if k == "" {
+			continue
+		}
+		if v == nil {
+			delete(d.vars, k)
+		} else {
+			d.vars[k] = v
+		}
+	}
+	return true
+}
+
+// bound is the expression a variable is bound to (by unrollForeach, or a
+// string assigned earlier in the function), or e.
+func (d *domainWalker) bound(e *sitter.Node) *sitter.Node {
+	if e != nil && e.Kind() == "variable_name" {
+		if v := d.vars[d.text(e)]; v != nil && v.StartByte() < e.StartByte() {
+			return v
+		}
+	}
+	return e
+}
+
+// noteArray records (or forgets) the array literal assigned to variable v.
+func (d *domainWalker) noteArray(v string, r *sitter.Node) {
+	if r.Kind() == "array_creation_expression" {
+		if d.arrays == nil {
+			d.arrays = map[string]*sitter.Node{}
+		}
+		d.arrays[v] = r
+		return
+	}
+	delete(d.arrays, v)
 }

@@ -74,10 +74,14 @@ type domainWalker struct {
 	prefix []string                // route group prefixes
 	// classes are the classes walked so far, by lower-case name (routes_wp.go)
 	classes map[string]*domainClass
-	seen    map[string]int
-	nodes   []fact.Node
-	edges   []fact.Edge
-	refs    []fact.Ref
+	// lvGroups are the enclosing Laravel route groups (routes_laravel.go)
+	lvGroups []laravelGroup
+	// arrays holds the array literal last assigned to each variable (routes.go unrollForeach)
+	arrays map[string]*sitter.Node
+	seen     map[string]int
+	nodes    []fact.Node
+	edges    []fact.Edge
+	refs     []fact.Ref
 }
 
 // domainClass is what the walk knows of the class whose body it is in.
@@ -180,11 +184,16 @@ func (d *domainWalker) visit(n *sitter.Node) {
 		return
 	case "assignment_expression":
 		if l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right"); l != nil && r != nil && l.Kind() == "variable_name" {
+			d.noteArray(d.text(l), r)
 			if isStringExpr(r) {
 				d.vars[d.text(l)] = r
 			} else {
 				delete(d.vars, d.text(l))
 			}
+		}
+	case "foreach_statement":
+		if d.unrollForeach(n) {
+			return
 		}
 	case "string", "encapsed_string", "heredoc", "nowdoc":
 		d.sqlCandidate(n, n)
