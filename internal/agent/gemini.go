@@ -1,6 +1,7 @@
 // This file is the gemini target (Gemini CLI): .gemini/settings.json gets
 // the MCP server (timeout in milliseconds), AGENTS.md among the context
-// files, and the SessionStart hook.
+// files, the SessionStart hook, and the post-edit hook on AfterTool for the
+// file-writing tools (write_file, replace).
 
 package agent
 
@@ -16,6 +17,7 @@ func geminiEdits() []edit {
 			// Gemini's hook timeouts are milliseconds, and its hook stdout must be JSON only
 			return hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --format gemini", 10000)(cur, exists, ctx)
 		}},
+		{path: ".gemini/settings.json", fn: hookEntry([]string{"hooks", "AfterTool"}, "post-edit", "write_file|replace", "hook post-edit --format gemini", 10000)},
 	}
 }
 

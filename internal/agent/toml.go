@@ -286,6 +286,30 @@ func setTOMLTable(src []byte, name, body string) ([]byte, []byte, error) {
 		}
 		return splice(src, start, end, text), old, nil
 	}
+	// beside its siblings: after the last table of the same parent ([mcp_servers.*])
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		parent := name[:i]
+		at := -1
+		for _, l := range lines {
+			if l.header != "" {
+				if l.header == parent || strings.HasPrefix(l.header, parent+".") {
+					at = l.end
+				} else if at >= 0 {
+					break
+				}
+			}
+			if at >= 0 && (l.key != "" || l.cont) {
+				at = l.end
+			}
+		}
+		if at >= 0 && at < len(src) {
+			pre := nl
+			if src[at-1] != '\n' {
+				pre = nl + nl
+			}
+			return splice(src, at, at, pre+text), nil, nil
+		}
+	}
 	out := append([]byte{}, src...)
 	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 		out = append(out, nl...)

@@ -10,8 +10,8 @@
 // every detection), and answers within 1 KB with the definitions the edit
 // touched and their stated callers.
 //
-// Both read the hook's stdin JSON (cwd, tool_input; empty or malformed input
-// is fine), print the shape the agent accepts (--format), and always exit 0:
+// Both read the hook's stdin JSON (cwd or Cursor's workspace_roots,
+// tool_input or Cursor's file_path; empty or malformed input is fine), print the shape the agent accepts (--format), and always exit 0:
 // a hook must never block a session. Both give up after about a second.
 
 package cli
@@ -59,10 +59,12 @@ type hookOptions struct {
 
 // hookInput is the part of an agent's hook input ragraf reads.
 type hookInput struct {
-	Cwd       string          `json:"cwd"`
-	SessionID string          `json:"session_id"`
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
+	Cwd            string          `json:"cwd"`
+	WorkspaceRoots []string        `json:"workspace_roots"` // Cursor's instead of cwd
+	SessionID      string          `json:"session_id"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	FilePath       string          `json:"file_path"` // Cursor's afterFileEdit
 }
 
 func newHookCmd(io IO, g *globalOptions) *cobra.Command {
@@ -95,7 +97,7 @@ func newHookCmd(io IO, g *globalOptions) *cobra.Command {
 			return hookPostEditRun(cmd.Context(), opts)
 		},
 	}
-	edit.Flags().StringVar(&opts.Format, "format", "claude", "output: claude, codex, gemini, cursor or text")
+	edit.Flags().StringVar(&opts.Format, "format", "claude", "output: claude, codex, gemini (AfterTool), cursor or text")
 	cmd.AddCommand(start, edit)
 	return cmd
 }
@@ -119,8 +121,13 @@ func readHookInput(r io.Reader) hookInput {
 	}()
 	select {
 	case b := <-done:
-		_ = json.Unmarshal(b, &in)
+		if json.Unmarshal(b, &in) != nil {
+			in = hookInput{}
+		}
 	case <-time.After(hookStdinWait):
+	}
+	if in.Cwd == "" && len(in.WorkspaceRoots) > 0 {
+		in.Cwd = in.WorkspaceRoots[0]
 	}
 	return in
 }
@@ -410,7 +417,11 @@ func hookPostEditRun(ctx context.Context, opts *hookOptions) error {
 	if text == "" {
 		return nil // nothing to say: no index, or no file in the input
 	}
-	hookEmit(opts.IO.Out, format, "PostToolUse", fitBytes(text, hookEditBudget))
+	event := "PostToolUse"
+	if format == "gemini" {
+		event = "AfterTool"
+	}
+	hookEmit(opts.IO.Out, format, event, fitBytes(text, hookEditBudget))
 	return nil
 }
 
@@ -419,6 +430,9 @@ func hookPostEditRun(ctx context.Context, opts *hookOptions) error {
 // whose lines changed, with their stated callers.
 func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
 	paths := editedPaths(in.ToolInput)
+	if in.FilePath != "" && !slices.Contains(paths, in.FilePath) {
+		paths = append(paths, in.FilePath)
+	}
 	if len(paths) == 0 {
 		return ""
 	}

@@ -139,8 +139,8 @@ func TestHookSessionStart(t *testing.T) {
 	}
 }
 
-// TestHookPostEdit runs the post-edit hook with Claude's Edit input and
-// Codex's apply_patch input: the edit lands in the ledger once, and the
+// TestHookPostEdit runs the post-edit hook with Claude's Edit input,
+// Codex's apply_patch input, Cursor's afterFileEdit and Gemini's AfterTool: the edit lands in the ledger once, and the
 // answer names the changed method and its stated caller within 1 KB.
 func TestHookPostEdit(t *testing.T) {
 	root := writeFiles(t, map[string]string{"src/Cart.php": hookCart})
@@ -165,12 +165,19 @@ func TestHookPostEdit(t *testing.T) {
 		}
 		return len(env.Result.Entries)
 	}
-	for i, c := range []struct{ format, input string }{{"claude", claude}, {"codex", codex}, {"claude", claude}} {
-		r, el := runIn(t, root, c.input, "hook", "post-edit", "--format", c.format)
+	cursor := fmt.Sprintf(`{"conversation_id":"c","hook_event_name":"afterFileEdit","workspace_roots":[%q],"file_path":%q,"edits":[]}`,
+		root, filepath.Join(root, "src/Cart.php"))
+	gemini := fmt.Sprintf(`{"cwd":%q,"hook_event_name":"AfterTool","tool_name":"replace","tool_input":{"file_path":"src/Cart.php"}}`, root)
+	for i, c := range []struct{ format, input string }{{"claude", claude}, {"codex", codex}, {"cursor", cursor}, {"gemini", gemini}, {"claude", claude}} {
+		r, el := runIn(t, t.TempDir(), c.input, "hook", "post-edit", "--format", c.format)
 		if r.code != 0 || el > 2*time.Second {
 			t.Fatalf("%s: exit %d in %v: %s %s", c.format, r.code, el, r.stdout, r.stderr)
 		}
-		text := hookContext(t, c.format, "PostToolUse", r.stdout)
+		event := "PostToolUse"
+		if c.format == "gemini" {
+			event = "AfterTool"
+		}
+		text := hookContext(t, c.format, event, r.stdout)
 		if len(text) > 1024 || !strings.Contains(text, "src/Cart.php") || !strings.Contains(text, `Shop\Cart::total (src/Cart.php:6)`) ||
 			!strings.Contains(text, `Shop\checkout (src/Cart.php:14)`) {
 			t.Errorf("%s: %q", c.format, text)
