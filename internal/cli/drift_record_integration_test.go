@@ -54,3 +54,34 @@ func TestFT35_LedgerRefusesPathsReadsRefuse(t *testing.T) {
 	ctl.Close()
 	check("with a NUL path in the ledger")
 }
+
+// TestFT35_NoteSizeBounded: a drift note or acknowledgement note longer than
+// 4 KB is refused with E_BAD_INPUT, so no entry can make every drift answer
+// huge; 4 KB is accepted.
+func TestFT35_NoteSizeBounded(t *testing.T) {
+	root := writeFiles(t, map[string]string{"src/a.php": "<?php\nfunction a() { return 1; }\n"})
+	if r := run(t, root, "index"); r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	big := strings.Repeat("n", 4097)
+	r := run(t, root, "query", "drift_record", "--args", `{"path":"src/a.php","note":"`+big+`"}`)
+	if r.code != 2 || !strings.Contains(r.stdout, "E_BAD_INPUT") || !strings.Contains(r.stdout, "4096") {
+		t.Errorf("4097-byte note: exit %d %s", r.code, r.stdout[:min(len(r.stdout), 300)])
+	}
+	r = run(t, root, "query", "drift_record", "--args", `{"path":"src/a.php","note":"`+big[:4096]+`"}`)
+	if r.code != 0 {
+		t.Fatalf("4096-byte note: exit %d %s", r.code, r.stdout[:min(len(r.stdout), 300)])
+	}
+	r = run(t, root, "query", "drift")
+	if r.code != 0 || len(r.stdout) > 16<<10 { // the note, and the dedup key that holds it
+		t.Errorf("drift: exit %d, %d bytes", r.code, len(r.stdout))
+	}
+	var id string
+	if i := strings.Index(r.stdout, `"id": "d-`); i >= 0 {
+		id = r.stdout[i+7 : i+7+18]
+	}
+	r = run(t, root, "query", "drift_ack", "--args", `{"entry_id":"`+id+`","note":"`+big+`"}`)
+	if r.code != 2 || !strings.Contains(r.stdout, "E_BAD_INPUT") {
+		t.Errorf("4097-byte ack note on %s: exit %d %s", id, r.code, r.stdout[:min(len(r.stdout), 300)])
+	}
+}

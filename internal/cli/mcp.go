@@ -7,6 +7,7 @@ package cli
 import (
 	"fmt"
 	"net"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +20,7 @@ type mcpOptions struct {
 	IO     IO
 	Global *globalOptions
 	HTTP   string
+	Idle   time.Duration
 }
 
 func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
@@ -32,6 +34,7 @@ func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
+	cmd.Flags().DurationVar(&opts.Idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session that sends no request for this long")
 	return cmd
 }
 
@@ -62,5 +65,5 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 	}
 	log.Info("mcp serving http", "addr", ln.Addr().String())
 	fmt.Fprintf(opts.IO.Err, "ragraf mcp: serving streamable HTTP on http://%s\n", ln.Addr())
-	return mcpserver.ServeHTTP(ctx, srv, ln)
+	return mcpserver.ServeHTTP(ctx, srv, ln, opts.Idle)
 }

@@ -54,13 +54,13 @@ type DriftDetectResult struct {
 type DriftRecordArgs struct {
 	Path string `json:"path" jsonschema:"project-relative path the entry is about"`
 	Kind string `json:"kind,omitempty" jsonschema:"entry kind (default note): add, modify, delete, rename, slice_boundary, schema_change, note"`
-	Note string `json:"note,omitempty" jsonschema:"free text kept with the entry"`
+	Note string `json:"note,omitempty" jsonschema:"free text kept with the entry, at most 4096 bytes"`
 }
 
 // DriftAckArgs acknowledges an entry.
 type DriftAckArgs struct {
 	EntryID string `json:"entry_id" jsonschema:"id of the drift entry, e.g. d-1a2b3c4d5e6f7a8b"`
-	Note    string `json:"note,omitempty" jsonschema:"why it is acknowledged"`
+	Note    string `json:"note,omitempty" jsonschema:"why it is acknowledged, at most 4096 bytes"`
 }
 
 // DriftEntryResult is one entry with its acknowledgements.
@@ -243,6 +243,9 @@ func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envel
 	if args.Path == "" {
 		return nil, badInput("path is required")
 	}
+	if err := checkNote(args.Note); err != nil {
+		return nil, err
+	}
 	p, err := s.cleanPath("path", args.Path) // as strictly as the read operations (validate.go)
 	if err != nil {
 		return nil, err
@@ -277,6 +280,9 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	if args.EntryID == "" {
 		return nil, badInput("entry_id is required")
 	}
+	if err := checkNote(args.Note); err != nil {
+		return nil, err
+	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -300,6 +306,16 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	env.Result = DriftEntryResult{Entry: got[0], Added: false}
 	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
 	return env, s.finish(ctx, env, snap, nil)
+}
+
+// maxNoteBytes bounds a ledger note: every drift answer carries its notes.
+const maxNoteBytes = 4096
+
+func checkNote(note string) error {
+	if len(note) > maxNoteBytes {
+		return badInput("note is %d bytes, at most %d: keep the note short and put details in a file", len(note), maxNoteBytes)
+	}
+	return nil
 }
 
 // DriftOps lists the ledger operations in the form of Ops, for transports

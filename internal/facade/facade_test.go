@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/rev"
@@ -62,5 +64,33 @@ func TestRevisionIdentityIsMoreThanItsName(t *testing.T) {
 	}
 	if env := call(t, s, "symbol", `{"name":"Coupon"}`); env.NotFound || env.IndexRev != "rev-0001" {
 		t.Errorf("after the revision was built again: not_found %v in %s", env.NotFound, env.IndexRev)
+	}
+}
+
+// TestCachesGoWithTheirRevision: once a newer revision is current and the
+// last call on the old one has finished, the old revision's caches (repo_map's
+// rank graph) are freed, not kept for the life of the process.
+func TestCachesGoWithTheirRevision(t *testing.T) {
+	s, f, root := newFixtureService(t, 50, 0)
+	call(t, s, "repo_map", `{"budget_tokens":300}`)
+	freed := make(chan struct{})
+	s.mu.Lock()
+	runtime.AddCleanup(s.cur.rank.g, func(ch chan struct{}) { close(ch) }, freed)
+	s.mu.Unlock()
+	f.publish(t, root, "rev-0002")
+	if env := call(t, s, "repo_map", `{"budget_tokens":300}`); env.IndexRev != "rev-0002" {
+		t.Fatalf("answered from %s", env.IndexRev)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		select {
+		case <-freed:
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the old revision's rank graph is still reachable 10 s after it stopped being current")
+		}
 	}
 }

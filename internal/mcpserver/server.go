@@ -171,9 +171,18 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Write
 	return err
 }
 
-// ServeHTTP serves srv over streamable HTTP on ln until ctx is done.
-func ServeHTTP(ctx context.Context, srv *mcp.Server, ln net.Listener) error {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+// DefaultSessionIdle is how long an HTTP session may go without a request
+// before it is closed and its memory freed.
+const DefaultSessionIdle = 30 * time.Minute
+
+// ServeHTTP serves srv over streamable HTTP on ln until ctx is done. A
+// session that receives no request for idle (DefaultSessionIdle when 0) is
+// closed; its client gets 404 and starts a new one.
+func ServeHTTP(ctx context.Context, srv *mcp.Server, ln net.Listener, idle time.Duration) error {
+	if idle <= 0 {
+		idle = DefaultSessionIdle
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan struct{})
 	go func() {
