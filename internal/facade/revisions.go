@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/control"
 )
 
@@ -57,8 +58,14 @@ func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope,
 		return nil, storeError(err)
 	}
 	all := make([]Revision, 0, len(revs))
+	// a revision whose build died before it switched CURRENT was never a
+	// revision anyone could read; it is not history
+	were := rev.WereCurrent(revs, snap.name)
 	for i := len(revs) - 1; i >= 0; i-- {
 		r := revs[i]
+		if !were[r.Rev] {
+			continue
+		}
 		_, statErr := os.Stat(s.layout.Rev(r.Rev))
 		all = append(all, Revision{Rev: r, Current: r.Rev == snap.name, OnDisk: statErr == nil})
 	}

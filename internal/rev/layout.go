@@ -58,6 +58,10 @@ func (l Layout) Logs() string { return filepath.Join(l.Index(), "logs") }
 // Lock is the file locked while a build runs.
 func (l Layout) Lock() string { return filepath.Join(l.Index(), "lock") }
 
+// PendingArchive is the note of a `reindex --commit` whose revision may be
+// current while its ledger archive is not yet written (recover.go).
+func (l Layout) PendingArchive() string { return filepath.Join(l.Index(), "archive.pending") }
+
 // Store file names inside a revision directory.
 const (
 	RevJSON   = "rev.json"

@@ -59,6 +59,11 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	defer ctl.Close()
+	// a commit that was killed between the switch and its archive is finished
+	// before anything else changes
+	if err := finishArchive(ctx, l, ctl, opts); err != nil {
+		return Info{}, err
+	}
 	seq, err := nextSeq(ctx, l, ctl)
 	if err != nil {
 		return Info{}, err
@@ -105,6 +110,14 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 		return Info{}, err
 	}
 	opts.Hook("recorded")
+	archiving := opts.Archive && parent != ""
+	if archiving {
+		// switch and archive are one step: the note outlives a crash between
+		// them, and the next build finishes the archive (finishArchive)
+		if err := writePending(l, pendingArchive{From: parent, To: info.Rev}); err != nil {
+			return Info{}, err
+		}
+	}
 	if err := writeAtomic(l.Current(), []byte(info.Rev+"\n")); err != nil {
 		return Info{}, err
 	}
@@ -113,14 +126,16 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 	// written; it spares the parent, which the report reads, until the next
 	// build when a report is written
 	keep := []string{info.Rev}
-	if opts.Archive && parent != "" {
+	if archiving {
 		keep = append(keep, parent)
 	}
 	rotated := make(chan error, 1)
 	go func() { rotated <- rotate(ctx, l, ctl, opts.Config.RetainRevs, keep, opts.Now()) }()
 	var aerr error
-	if opts.Archive && parent != "" {
-		aerr = archive(ctx, l, ctl, parent, info, opts.Now())
+	if archiving {
+		if aerr = archive(ctx, l, ctl, parent, info, opts.Now()); aerr == nil {
+			aerr = removePending(l)
+		}
 	}
 	if err := <-rotated; err != nil {
 		opts.Logger.Warn("rotating old revisions", "err", err.Error())
@@ -161,11 +176,28 @@ func rotate(ctx context.Context, l Layout, ctl *control.Store, retain int, keep 
 	if err != nil {
 		return err
 	}
+	hist, err := ctl.Revs(ctx)
+	if err != nil {
+		return err
+	}
+	cur, _ := l.CurrentRev()
+	current := WereCurrent(hist, cur)
+	// junk first: a revision never current (its build died between the
+	// rename and the switch) is no revision to keep, and must not push out
+	// one that was
 	var seqs []int
 	for _, e := range ents {
-		if n, ok := Seq(e.Name()); ok && e.IsDir() {
-			seqs = append(seqs, n)
+		n, ok := Seq(e.Name())
+		if !ok || !e.IsDir() {
+			continue
 		}
+		if name := Name(n); !current[name] && !slices.Contains(keep, name) {
+			if err := removeRev(ctx, l, ctl, name, now); err != nil {
+				return err
+			}
+			continue
+		}
+		seqs = append(seqs, n)
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(seqs)))
 	for i, n := range seqs {
@@ -173,14 +205,35 @@ func rotate(ctx context.Context, l Layout, ctl *control.Store, retain int, keep 
 		if i < retain || slices.Contains(keep, name) {
 			continue
 		}
-		if err := os.RemoveAll(l.Rev(name)); err != nil {
-			return fmt.Errorf("removing %s: %w", name, err)
-		}
-		if err := ctl.AppendRotation(ctx, name, now); err != nil {
+		if err := removeRev(ctx, l, ctl, name, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func removeRev(ctx context.Context, l Layout, ctl *control.Store, name string, now time.Time) error {
+	if err := os.RemoveAll(l.Rev(name)); err != nil {
+		return fmt.Errorf("removing %s: %w", name, err)
+	}
+	return ctl.AppendRotation(ctx, name, now)
+}
+
+// WereCurrent returns the revisions that were ever current: the current one,
+// and every revision a recorded build started from (a build's parent is what
+// CURRENT named when it began). A revision outside the set was published by a
+// build that died before switching CURRENT.
+func WereCurrent(hist []control.Rev, current string) map[string]bool {
+	set := map[string]bool{}
+	if current != "" {
+		set[current] = true
+	}
+	for _, r := range hist {
+		if r.ParentRev != "" {
+			set[r.ParentRev] = true
+		}
+	}
+	return set
 }
 
 // writeAtomic writes data to a temporary file beside path, syncs it and

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,12 +28,16 @@ import (
 func TestMain(m *testing.M) {
 	if stage := os.Getenv("RAGRAF_TEST_CRASH_STAGE"); stage != "" {
 		root := os.Getenv("RAGRAF_TEST_ROOT")
-		_, err := Build(context.Background(), Options{Root: root, Config: config.Default(), Hook: func(s string) {
+		opts := Options{Root: root, Config: config.Default(), Archive: os.Getenv("RAGRAF_TEST_COMMIT") != "", Hook: func(s string) {
 			if s == stage {
 				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 				select {}
 			}
-		}})
+		}}
+		if n, err := strconv.Atoi(os.Getenv("RAGRAF_TEST_RETAIN")); err == nil {
+			opts.Config.RetainRevs = n
+		}
+		_, err := Build(context.Background(), opts)
 		fmt.Fprintln(os.Stderr, "build finished without reaching stage", stage, err)
 		os.Exit(4)
 	}
