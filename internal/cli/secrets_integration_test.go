@@ -14,13 +14,13 @@ import (
 // file's secrets are redacted in both answers as in the index.
 func TestFT39_LiveReadRefusesExcludedFiles(t *testing.T) {
 	root := writeFiles(t, map[string]string{
-		".env":           "DB_PASSWORD=x1-env-canary\n",
-		".git/config":    "[remote \"origin\"]\n\turl = https://bob:gitcred-canary@example.com/r.git\n",
-		"debug.log":      "log-canary-line\n",
-		"build/out.php":  "<?php // gitignored-canary\n",
-		".gitignore":     "build/\n",
-		"src/Cart.php":   "<?php\nclass Cart {}\n",
-		"wp-config.php":  "<?php\ndefine( 'DB_PASSWORD', 'wp-db-canary-77' );\ndefine( 'AUTH_KEY', 'wp-auth-canary-88' );\n$table_prefix = 'wp_';\n",
+		".env":            "DB_PASSWORD=x1-env-canary\n",
+		".git/config":     "[remote \"origin\"]\n\turl = https://bob:gitcred-canary@example.com/r.git\n",
+		"debug.log":       "log-canary-line\n",
+		"build/out.php":   "<?php // gitignored-canary\n",
+		".gitignore":      "build/\n",
+		"src/Cart.php":    "<?php\nclass Cart {}\n",
+		"wp-config.php":   "<?php\ndefine( 'DB_PASSWORD', 'wp-db-canary-77' );\ndefine( 'AUTH_KEY', 'wp-auth-canary-88' );\n$table_prefix = 'wp_';\n",
 		"keys/server.pem": "-----BEGIN PRIVATE KEY-----\npem-canary\n-----END PRIVATE KEY-----\n",
 	})
 	if err := os.Symlink(".env", filepath.Join(root, "env-link.php")); err != nil {

@@ -78,10 +78,10 @@ type domainWalker struct {
 	lvGroups []laravelGroup
 	// arrays holds the array literal last assigned to each variable (routes.go unrollForeach)
 	arrays map[string]*sitter.Node
-	seen     map[string]int
-	nodes    []fact.Node
-	edges    []fact.Edge
-	refs     []fact.Ref
+	seen   map[string]int
+	nodes  []fact.Node
+	edges  []fact.Edge
+	refs   []fact.Ref
 }
 
 // domainClass is what the walk knows of the class whose body it is in.
