@@ -66,6 +66,7 @@ type Action struct {
 // Report lists the actions of one Install or Uninstall, in path order.
 type Report struct {
 	Actions []Action
+	Notes   []string // things the user should know, e.g. a setting that keeps a hook from running
 }
 
 // Changed counts the actions that change a file.
@@ -105,6 +106,7 @@ type editCtx struct {
 	owned   bool
 	force   bool
 	command string
+	note    func(string) // tells the user something the install cannot fix
 }
 
 // foreignError says the file holds a ragraf entry ragraf did not write.
@@ -195,7 +197,7 @@ func Install(opts Options) (*Report, error) {
 	}
 	byPath := map[string]*planned{}
 	var order []string
-	var problems []string
+	var problems, notes []string
 	for _, t := range opts.Targets {
 		es, err := edits(t)
 		if err != nil {
@@ -224,7 +226,8 @@ func Install(opts Options) (*Report, error) {
 			if !slices.Contains(p.targets, t) {
 				p.targets = append(p.targets, t)
 			}
-			ctx := editCtx{owned: rec.Files[e.path] != nil, force: opts.Force, command: opts.Command}
+			ctx := editCtx{owned: rec.Files[e.path] != nil, force: opts.Force, command: opts.Command,
+				note: func(n string) { notes = append(notes, e.path+": "+n) }}
 			out, err := e.fn(p.after, p.exists || p.after != nil, ctx)
 			if err != nil {
 				problems = append(problems, e.path+": "+err.Error())
@@ -238,7 +241,7 @@ func Install(opts Options) (*Report, error) {
 		return nil, &ConflictError{Problems: slices.Compact(problems)}
 	}
 	slices.Sort(order)
-	rep := &Report{}
+	rep := &Report{Notes: slices.Compact(notes)}
 	now := opts.Now().UTC().Format(time.RFC3339)
 	for _, path := range order {
 		p := byPath[path]

@@ -103,6 +103,9 @@ func golden(rep *Report) string {
 	for _, a := range rep.Actions {
 		fmt.Fprintf(&b, "%s %s\n", a.Op, a.Path)
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	for _, a := range rep.Actions {
 		if a.Op == "unchanged" {
 			continue

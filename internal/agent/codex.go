@@ -45,5 +45,9 @@ func codexConfig(cur []byte, _ bool, ctx editCtx) ([]byte, error) {
 		}
 	}
 	// hooks.json is read only with the hooks feature on; a value the user set stays
-	return setTOMLKey(out, "features", "codex_hooks", "true")
+	return setTOMLKey(out, "features", "codex_hooks", "true", func(line string) {
+		if ctx.note != nil {
+			ctx.note(fmt.Sprintf("%q is set there, so Codex will not run the hooks in .codex/hooks.json (they need codex_hooks = true under [features])", line))
+		}
+	})
 }

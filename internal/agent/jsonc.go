@@ -214,8 +214,7 @@ func (p *jsoncParser) value(depth int) (*node, error) {
 		for p.i < len(p.src) && strings.IndexByte("+-.eE0123456789", p.src[p.i]) >= 0 {
 			p.i++
 		}
-		var f float64
-		if err := json.Unmarshal(p.src[start:p.i], &f); err != nil {
+		if !json.Valid(p.src[start:p.i]) {
 			return nil, &jsonSyntaxError{start, "bad number"}
 		}
 		return &node{kind: kindNumber, start: start, end: p.i}, nil

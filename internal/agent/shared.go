@@ -2,7 +2,7 @@
 // in AGENTS.md and the Agent Skills skill .agents/skills/ragraf/SKILL.md,
 // plus the marked-block editor the CLAUDE.md import uses too. The tool names
 // and argument fields in these texts are checked against the MCP server and
-// the facade by shared_test.go.
+// the facade by internal/cli/agent_texts_test.go.
 
 package agent
 
@@ -89,6 +89,13 @@ const skillText = "---\n" +
 	"A `stale_warnings` entry names a cited file that changed since the index was built, with the changed lines;\n" +
 	"an item's `stale` mark says that fact lies in a changed range or is reached through one. Such facts may be\n" +
 	"out of date: confirm them with `ragraf_live_read` before relying on them.\n"
+
+// Texts returns the instruction texts install writes, by name, so the tool
+// names and example arguments in them can be checked against the MCP server
+// (internal/cli's agent tests do).
+func Texts() map[string]string {
+	return map[string]string{"AGENTS.md block": agentsBlock, "skill": skillText, "cursor rule": cursorRule}
+}
 
 // sharedEdits are the files every target writes.
 func sharedEdits() []edit {

@@ -279,6 +279,13 @@ func setTOMLTable(src []byte, name, body string) ([]byte, []byte, error) {
 	}
 	text := strings.ReplaceAll("["+name+"]\n"+body, "\n", nl)
 	start, end, found := tomlRegion(lines, name)
+	if !found {
+		for _, l := range lines {
+			if strings.HasPrefix(l.header, name+".") {
+				return nil, nil, fmt.Errorf("[%s] has sub-tables but no [%s] table; this editor does not merge into that", l.header, name)
+			}
+		}
+	}
 	if found {
 		old := src[start:end]
 		if string(old) == text {
@@ -321,9 +328,10 @@ func setTOMLTable(src []byte, name, body string) ([]byte, []byte, error) {
 }
 
 // setTOMLKey adds `key = value` to table unless the key is set already
-// (whatever its value: the user's choice stands). The table is created at
-// the end of the file when absent.
-func setTOMLKey(src []byte, table, key, value string) ([]byte, error) {
+// (whatever its value: the user's choice stands; other is called with the
+// line that sets it when that is not value). The table is created at the end
+// of the file when absent.
+func setTOMLKey(src []byte, table, key, value string, other func(line string)) ([]byte, error) {
 	lines, err := tomlLines(src)
 	if err != nil {
 		return nil, err
@@ -353,7 +361,11 @@ func setTOMLKey(src []byte, table, key, value string) ([]byte, error) {
 			k = cur + "." + l.key
 		}
 		if k == full || k == table {
-			return src, nil // set, or table given as an inline table
+			// set, or the table given as an inline table
+			if line := strings.TrimSpace(string(src[l.start:l.end])); k != full || strings.ReplaceAll(line, " ", "") != key+"="+value {
+				other(line)
+			}
+			return src, nil
 		}
 		if cur == table && headerAt >= 0 {
 			insertAt = l.end

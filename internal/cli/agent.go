@@ -88,6 +88,9 @@ func agentRun(opts *agentOptions, verb string, run func(agent.Options) (*agent.R
 		}
 		fmt.Fprintln(w, line)
 	}
+	for _, n := range rep.Notes {
+		fmt.Fprintln(w, "note: "+n)
+	}
 	if opts.DryRun {
 		for _, a := range rep.Actions {
 			if a.Op == "unchanged" || a.Op == "skip" {

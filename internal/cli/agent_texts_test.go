@@ -1,4 +1,4 @@
-package agent
+package cli
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ragraf/ragraf/internal/agent"
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/mcpserver"
 )
@@ -52,7 +53,7 @@ func TestAgentTexts(t *testing.T) {
 	}
 	mention := regexp.MustCompile("`(ragraf_[a-z_]+)`(?: \\| [^|]*\\| |,? ?)(?:`(\\{[^`]*\\})`)?")
 	checked := 0
-	for name, text := range map[string]string{"AGENTS.md block": agentsBlock, "skill": skillText, "cursor rule": cursorRule} {
+	for name, text := range agent.Texts() {
 		n := 0
 		for _, m := range mention.FindAllStringSubmatch(text, -1) {
 			n++
@@ -77,7 +78,7 @@ func TestAgentTexts(t *testing.T) {
 	if checked < 20 {
 		t.Errorf("only %d example arguments checked", checked)
 	}
-	if len(skillText) > 8000 || len(agentsBlock) > 3000 {
-		t.Errorf("texts too long: skill %d bytes, block %d", len(skillText), len(agentsBlock))
+	if tx := agent.Texts(); len(tx["skill"]) > 8000 || len(tx["AGENTS.md block"]) > 3000 {
+		t.Errorf("texts too long: skill %d bytes, block %d", len(tx["skill"]), len(tx["AGENTS.md block"]))
 	}
 }
