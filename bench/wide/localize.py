@@ -2,6 +2,7 @@
 """Find which files make `ragraf index` fail on a tree, and a smallest snippet of each that still fails.
 
     bench/wide/localize.py [--bin BIN] [--out FILE.md] [--snippets N] [--group G] [--timeout S] SRC
+    bench/wide/localize.py [--bin BIN] [--out FILE.md] --partial PATH [--partial PATH...] SRC
 
 SRC is a materialised repository (it is only read: each test build runs on a scratch tree of hard links or
 copies). Steps:
@@ -11,9 +12,12 @@ copies). Steps:
      is reported as that group);
   3. for the first N failing files of each distinct error (default 3), delta-debug the file's lines (ddmin) to
      a smallest subset of lines that fails with the same error, and give the original line numbers.
+With --partial, only step 3 for each PATH (relative to SRC) that builds but is partial or failed: a smallest
+subset of its lines built alone with the same reason at the same line; when the file is valid PHP (php -l,
+if php is installed) the snippet must stay valid PHP.
 The report (Markdown) goes to FILE.md and stdout. Stdlib only.
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
 BIN = "bin/ragraf"
 TIMEOUT = 120
@@ -113,16 +117,70 @@ def split_lines(data):
     return re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data)
 
 
-def ddmin(name, lines, sig):
-    """Zeller's ddmin over line indexes: a 1-minimal subset that still fails with signature sig."""
+def partial_reason(name, data):
+    """Build a one-file tree; the file's partial/failed reason, or None (also when the build fails)."""
+    d = tempfile.mkdtemp(dir=SCRATCH)
+    try:
+        p = os.path.join(d, name)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as f:
+            f.write(data)
+        if build(d) is not None:
+            return None
+        q = subprocess.run([BIN, "query", "status", "--args", '{"examples":500}', "--project", d],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        try:
+            files = json.loads(q.stdout)["result"]["files"]
+        except (ValueError, KeyError):
+            return None
+        for st in ("partial", "failed"):
+            for it in files.get(st) or []:
+                if it["path"] == name:
+                    return f"{st}: {it.get('reason', '')}"
+        return None
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def php_valid(data):
+    """php -l accepts data; False too when php is not installed."""
+    if not shutil.which("php"):
+        return False
+    with tempfile.NamedTemporaryFile(dir=SCRATCH, suffix=".php") as f:
+        f.write(data)
+        f.flush()
+        return subprocess.run(["php", "-l", f.name], capture_output=True).returncode == 0
+
+
+def ddmin(name, lines, sig, partial=""):
+    """Zeller's ddmin over line indexes: a 1-minimal subset that still fails with signature sig
+    (with partial, the file's reason: that still builds with the file partial or failed for a reason of
+    signature sig, reported at the same original line)."""
     budget = [MAX_TESTS]
+    at = None
+    if partial:
+        m = re.search(r"line (\d+)", partial)
+        at = int(m.group(1)) - 1 if m else None
+
+    lint = bool(partial) and name.endswith(".php") and php_valid(b"".join(lines))
 
     def fails(idx):
         if budget[0] <= 0:
             return False
         budget[0] -= 1
-        e = test_content(name, b"".join(lines[i] for i in idx))
-        return e is not None and signature(e) == sig
+        data = b"".join(lines[i] for i in idx)
+        if not partial:
+            e = test_content(name, data)
+            return e is not None and signature(e) == sig
+        # a partial reason must stay at the same original line, or any other syntax error would do; and when
+        # the file is valid PHP, the snippet must stay valid PHP (php -l), or it could lose its context
+        if lint and not php_valid(data):
+            return False
+        e = partial_reason(name, data)
+        if e is None or signature(e) != sig:
+            return False
+        m = re.search(r"line (\d+)", e)
+        return m is None or at is None or (0 < int(m.group(1)) <= len(idx) and idx[int(m.group(1)) - 1] == at)
     cur = list(range(len(lines)))
     n = 2
     while len(cur) >= 2:
@@ -166,11 +224,30 @@ def main():
     ap.add_argument("--snippets", type=int, default=3)
     ap.add_argument("--group", type=int, default=64)
     ap.add_argument("--timeout", type=int, default=TIMEOUT)
+    ap.add_argument("--partial", action="append", default=[], metavar="PATH",
+                    help="instead: shrink PATH (relative to SRC), which builds but is partial or failed, to a "
+                         "smallest snippet with the same reason; repeatable")
     ap.add_argument("src")
     a = ap.parse_args()
     BIN, TIMEOUT = os.path.abspath(a.bin), a.timeout
     src = os.path.abspath(a.src)
     SCRATCH = tempfile.mkdtemp(prefix="ragraf-localize.")
+    if a.partial:
+        try:
+            report = [f"# {os.path.basename(src)}: smallest snippets of partial files\n"]
+            for path in a.partial:
+                with open(os.path.join(src, path), "rb") as f:
+                    data = f.read()
+                why = partial_reason(path, data)
+                if why is None:
+                    report.append(f"### {path}: not partial when built alone\n")
+                    continue
+                lines = split_lines(data)
+                keep = ddmin(path, lines, signature(why), partial=why)
+                report.append(snippet_md(path, data, lines, keep, why))
+            return emit(report, a.out)
+        finally:
+            shutil.rmtree(SCRATCH, ignore_errors=True)
     report = [f"# {os.path.basename(src)}: files that fail `ragraf index`\n"]
     try:
         files = all_files(src)
@@ -201,19 +278,23 @@ def main():
                     data = f.read()
                 lines = split_lines(data)
                 keep = ddmin(path, lines, sig) if len(lines) > 1 else list(range(len(lines)))
-                snippet = b"".join(lines[i] for i in keep)
-                endings = {b"\r\n": "CRLF", b"\r": "CR", b"\n": "LF"}
-                kinds = sorted({endings[m] for m in re.findall(rb"\r\n|\r|\n", data)})
-                report.append(f"### {path}: lines {', '.join(str(i + 1) for i in keep)} of {len(lines)} "
-                              f"(line endings: {'/'.join(kinds) or 'none'})\n")
-                shown = snippet.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "⏎\n")
-                if len(shown) > 2000:
-                    shown = shown[:2000] + "\n… (cut)"
-                report.append("```php\n" + shown.rstrip("\n") + "\n```\n")
+                report.append(snippet_md(path, data, lines, keep))
         report.append(f"({BUILDS} test builds)")
         return emit(report, a.out)
     finally:
         shutil.rmtree(SCRATCH, ignore_errors=True)
+
+
+def snippet_md(path, data, lines, keep, why=""):
+    snippet = b"".join(lines[i] for i in keep)
+    endings = {b"\r\n": "CRLF", b"\r": "CR", b"\n": "LF"}
+    kinds = sorted({endings[m] for m in re.findall(rb"\r\n|\r|\n", data)})
+    shown = snippet.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "⏎\n")
+    if len(shown) > 2000:
+        shown = shown[:2000] + "\n… (cut)"
+    return (f"### {path}: lines {', '.join(str(i + 1) for i in keep)} of {len(lines)} "
+            f"(line endings: {'/'.join(kinds) or 'none'}){' — ' + why if why else ''}\n\n"
+            "```php\n" + shown.rstrip("\n") + "\n```\n")
 
 
 def emit(report, out):

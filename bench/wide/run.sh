@@ -56,6 +56,11 @@ mkdir -p "$OUT" "$CORPORA"
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/ragraf-wide.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 
+php_files() {
+  find "$1" \( -name vendor -o -name node_modules -o -name .git -o -name .ragraf \) -prune -o \
+    -type f -name '*.php' -printf '%P\n' | LC_ALL=C sort
+}
+
 wanted() { [ -z "$ONLY" ] && return 0; case ",$ONLY," in *",$1,"*) return 0 ;; esac; return 1; }
 
 # build LABEL WORK DIR: one `ragraf index` under /usr/bin/time -v and the timeout; writes DIR/LABEL.{time,out,err}
@@ -110,7 +115,9 @@ while read -r name repo commit set notes; do
   echo "== $name ($(date -u +%H:%M:%S))" >&2
   work=$SCRATCH/$name
   rm -rf "$work"; cp -a "$src" "$work"; rm -rf "$work/.ragraf"
-  find "$work" -type f -name '*.php' -printf '%P\n' | LC_ALL=C sort >"$dir/php-files.txt"
+  # PHP files as ragraf walks them: vendor/ and node_modules/ are never indexed (its mandatory excludes);
+  # .gitignore and the size limit are not applied here (status' own PHP count says what they removed)
+  php_files "$work" >"$dir/php-files.txt"
   php_files=$(wc -l <"$dir/php-files.txt")
   read -r php_lines php_bytes < <(cd "$work" && tr '\n' '\0' <"$dir/php-files.txt" | xargs -0 -r cat -- | wc -lc)
   { echo "php_files=$php_files"; echo "php_lines=$php_lines"; echo "php_bytes=$php_bytes"; } >>"$meta"

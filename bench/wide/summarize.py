@@ -49,7 +49,8 @@ def error_of(err, rc):
 
 
 def reason_class(reason):
-    return re.sub(r"\d+", "N", reason or "(no reason)")[:120]
+    r = re.sub(r"'[^']*'", "'…'", reason or "(no reason)")
+    return re.sub(r"\d+", "N", r)[:120]
 
 
 def collect(out, name, rec):
@@ -113,6 +114,13 @@ def collect(out, name, rec):
         rec["rss_mb_per_php_mb"] = round(rec["rss1_kb"] / 1024 / mb, 1)
     if mb and rec.get("wall1"):
         rec["php_mb_per_s"] = round(mb / rec["wall1"], 2)
+    if mb and rec.get("cpu1"):
+        rec["cpu_s_per_php_mb"] = round(rec["cpu1"] / mb, 2)
+    # stage ends of the second build from its -v log (ms from its start): where a 5-file rebuild spends its time
+    for stage in ("extracted", "resolved"):
+        m = re.search(r"msg=" + stage + r" .*?ms=(\d+)", text(os.path.join(d, "index2.err")))
+        if m:
+            rec[stage + "_ms2"] = int(m.group(1))
     return rec
 
 
@@ -133,16 +141,16 @@ def md_row(r):
         second = f"exit {r['rc2']}: `{r.get('error2', '')}`"
     cells = [r["name"], fmt(r.get("php_files")), fmt(r.get("php_lines")),
              fmt(r.get("php_bytes", 0) / 1e6 if r.get("php_bytes") else None, "{:.1f}"), res,
-             fmt(r.get("wall1"), "{:.2f}"), fmt(r.get("cpu1"), "{:.2f}"),
+             fmt(r.get("wall1"), "{:.2f}"), fmt(r.get("cpu1"), "{:.2f}"), fmt(r.get("cpu_s_per_php_mb")),
              fmt(r["rss1_kb"] // 1024 if isinstance(r.get("rss1_kb"), int) else None),
              fmt(r.get("rss_mb_per_php_mb")), fmt(r.get("php_partial")), fmt(r.get("php_failed")), other,
              reasons, second]
     return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
 
-HEADER = ("| repository | PHP files | PHP lines | PHP MB | result | wall s | CPU s | peak RSS MB | RSS MB per PHP MB "
+HEADER = ("| repository | PHP files | PHP lines | PHP MB | result | wall s | CPU s | CPU s per PHP MB | peak RSS MB | RSS MB per PHP MB "
           "| PHP partial | PHP failed | other partial / failed | reasons (first 3) | 2nd build s (5 files edited) |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def summary_line(rows):
@@ -194,8 +202,8 @@ def main():
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"binary": binpath, "version": version, "repos": rows}, f, indent=1)
     cols = ["name", "repo", "commit", "set", "php_files", "php_lines", "php_bytes", "result", "rc1", "error", "wall1",
-            "cpu1", "rss1_kb", "rss_mb_per_php_mb", "php_mb_per_s", "ragraf_php", "php_partial", "php_failed",
-            "other_partial", "other_failed", "rc2", "wall2", "cpu2", "rss2_kb", "reused2"]
+            "cpu1", "cpu_s_per_php_mb", "rss1_kb", "rss_mb_per_php_mb", "php_mb_per_s", "ragraf_php", "php_partial", "php_failed",
+            "other_partial", "other_failed", "rc2", "wall2", "cpu2", "rss2_kb", "reused2", "extracted_ms2", "resolved_ms2"]
     with open(os.path.join(out, "results.tsv"), "w") as f:
         f.write("\t".join(cols) + "\n")
         for r in rows:
