@@ -93,3 +93,39 @@ func FuzzTOMLTable(f *testing.F) {
 		}
 	})
 }
+
+// FuzzInstallRoundTrip: whatever a project's config files hold, an install
+// either refuses and writes nothing, or succeeds, is idempotent, and its
+// uninstall restores every byte.
+func FuzzInstallRoundTrip(f *testing.F) {
+	for _, files := range scenarios {
+		f.Add(files[".mcp.json"], files[".claude/settings.json"], files[".codex/config.toml"], files["AGENTS.md"])
+	}
+	f.Fuzz(func(t *testing.T, mcp, settings, config, agents string) {
+		files := map[string]string{}
+		for p, c := range map[string]string{".mcp.json": mcp, ".claude/settings.json": settings, ".codex/config.toml": config, "AGENTS.md": agents} {
+			if c != "" {
+				files[p] = c
+			}
+		}
+		root := seed(t, files)
+		orig := snapshot(t, root)
+		if _, err := Install(testOptions(root, "claude", "codex")); err != nil {
+			if !reflect.DeepEqual(orig, snapshot(t, root)) {
+				t.Fatalf("a failed install (%v) wrote files", err)
+			}
+			return
+		}
+		installed := snapshot(t, root)
+		again, err := Install(testOptions(root, "claude", "codex"))
+		if err != nil || again.Changed() != 0 || !reflect.DeepEqual(installed, snapshot(t, root)) {
+			t.Fatalf("second install: %v, %d changed", err, again.Changed())
+		}
+		if _, err := Uninstall(testOptions(root, "claude", "codex")); err != nil {
+			t.Fatal(err)
+		}
+		if now := snapshot(t, root); !reflect.DeepEqual(orig, now) {
+			t.Fatalf("uninstall did not restore:\nwas %q\nnow %q", orig, now)
+		}
+	})
+}
