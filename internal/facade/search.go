@@ -115,6 +115,9 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 		return nil, err
 	}
 	res.Hits = window(hits, limit, offset)
+	if err := s.excerpts(ctx, snap, res.Hits); err != nil {
+		return nil, err
+	}
 	env.Result = res
 	env.Limits = pg.limits(snap, len(res.Hits), len(hits))
 	if len(hits) == 0 {
@@ -126,6 +129,30 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 		paths = append(paths, h.Path)
 	}
 	return s.done(ctx, env, snap, paths)
+}
+
+// excerpts fills the text of the page's text hits: ranking needs no text, so
+// only the chunks shown are read.
+func (s *Service) excerpts(ctx context.Context, snap *snapshot, hits []Hit) error {
+	var ids []string
+	for _, h := range hits {
+		if h.Type == "text" {
+			ids = append(ids, h.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	texts, err := snap.lex.ChunkTexts(ctx, ids)
+	if err != nil {
+		return storeError(err)
+	}
+	for i := range hits {
+		if hits[i].Type == "text" {
+			hits[i].Text = excerpt(texts[hits[i].ID])
+		}
+	}
+	return nil
 }
 
 func vectorReason(snap *snapshot) string {
@@ -215,7 +242,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 			if (args.Kind != "" && h.Kind != args.Kind) || !globMatch(args.PathGlob, h.Path) {
 				continue
 			}
-			hits = append(hits, Hit{Type: "text", ID: h.ID, Kind: h.Kind, Text: excerpt(h.Text), NodeID: h.NodeID,
+			hits = append(hits, Hit{Type: "text", ID: h.ID, Kind: h.Kind, NodeID: h.NodeID,
 				Path: h.Path, Line: h.StartLine, EndLine: h.EndLine, Score: score(-h.BM25, textBoost(h.Kind), 1)})
 		}
 	}
@@ -226,7 +253,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 // sortHits orders hits best first, ties by place and id, so answers are stable.
 func sortHits(hits []Hit) {
 	sort.SliceStable(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
+		a, b := &hits[i], &hits[j] // a Hit is large: compare in place
 		if a.Score.Total != b.Score.Total {
 			return a.Score.Total > b.Score.Total
 		}

@@ -145,7 +145,8 @@ func (s *Store) SearchSymbols(ctx context.Context, match string, limit int) ([]S
 	return out, rows.Err()
 }
 
-// ChunkHit is one chunk_fts match with its chunk.
+// ChunkHit is one chunk_fts match with its chunk, but not its text (ChunkTexts
+// reads that for the hits an answer shows).
 type ChunkHit struct {
 	ID        string
 	NodeID    string
@@ -153,14 +154,13 @@ type ChunkHit struct {
 	Path      string
 	StartLine int
 	EndLine   int
-	Text      string
 	BM25      float64
 }
 
 // SearchChunks returns up to limit text chunks matching an FTS5 query built
 // by MatchQuery, best first, ties by id.
 func (s *Store) SearchChunks(ctx context.Context, match string, limit int) ([]ChunkHit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.node_id, c.kind, c.path, c.start_line, c.end_line, c.text, f.score
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.node_id, c.kind, c.path, c.start_line, c.end_line, f.score
 		FROM (SELECT id, bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH ? ORDER BY score, id LIMIT ?) f
 		JOIN chunk c ON c.id = f.id ORDER BY f.score, c.id`, match, limit)
 	if err != nil {
@@ -170,10 +170,39 @@ func (s *Store) SearchChunks(ctx context.Context, match string, limit int) ([]Ch
 	var out []ChunkHit
 	for rows.Next() {
 		var h ChunkHit
-		if err := rows.Scan(&h.ID, &h.NodeID, &h.Kind, &h.Path, &h.StartLine, &h.EndLine, &h.Text, &h.BM25); err != nil {
+		if err := rows.Scan(&h.ID, &h.NodeID, &h.Kind, &h.Path, &h.StartLine, &h.EndLine, &h.BM25); err != nil {
 			return nil, err
 		}
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// ChunkTexts returns the text of the chunks with the given ids, keyed by id;
+// unknown ids are absent.
+func (s *Store) ChunkTexts(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	for i := 0; i < len(ids); i += 500 {
+		part := ids[i:min(i+500, len(ids))]
+		args := make([]any, len(part))
+		for j, id := range part {
+			args[j] = id
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT id, text FROM chunk WHERE id IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id, text string
+			if err := rows.Scan(&id, &text); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = text
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
