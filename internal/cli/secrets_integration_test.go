@@ -1,11 +1,23 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"database/sql"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/ragraf/ragraf/internal/facade"
+	"github.com/ragraf/ragraf/internal/secrets/secretstest"
 )
 
 // TestFT39_LiveReadRefusesExcludedFiles runs index and query as real
@@ -79,4 +91,211 @@ func TestFT39_LiveReadRefusesExcludedFiles(t *testing.T) {
 	if !strings.Contains(r.stdout, `"file_state": "unchanged"`) {
 		t.Errorf("live_read of an unchanged file with secrets: %s", r.stdout)
 	}
+}
+
+// TestFT39_PlantedSecretsReachNothing indexes the planted-secrets corpus
+// (secretstest: more than 150 credentials in PHP, Markdown, SQL and config
+// files, each value random) with the real binary, edits it and commits a
+// reindex, then looks for every planted value (any 10-character piece of its
+// random part, in any case) in every file under .ragraf (the stores as raw
+// bytes and row by row through SQL, the extraction cache, the logs, the
+// archive reports, the ledger), in the -v output of index and reindex, and in
+// the answer of every read operation over the corpus. FT-39, FT-40.
+func TestFT39_PlantedSecretsReachNothing(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	root := t.TempDir()
+	plants, err := secretstest.Write(root, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := secretstest.NewFinder(plants)
+	// the check sees every value where it was planted
+	var all []byte
+	for _, p := range secretstest.Paths() {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	if n := len(find.Find(all)); n != len(plants) || n < 100 {
+		t.Fatalf("the corpus shows %d of %d plants", n, len(plants))
+	}
+	leak := func(where string, data []byte) {
+		t.Helper()
+		for _, p := range find.Find(data) {
+			t.Errorf("%s holds %s (%s): %.60q", where, p.Shape, p.Path, p.Value)
+		}
+	}
+	r := run(t, root, "index", "-v")
+	if r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	leak("index -v output", []byte(r.stdout+r.stderr))
+	// an edit, so the reindex has something to report
+	f, err := os.OpenFile(filepath.Join(root, "src", "Props.php"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "function after_edit() { return 1; }\n")
+	f.Close()
+	r = run(t, root, "drift", "detect", "--method", "compare")
+	leak("drift detect output", []byte(r.stdout+r.stderr))
+	r = run(t, root, "reindex", "--commit", "-v")
+	if r.code != 0 {
+		t.Fatalf("reindex --commit: %d %s", r.code, r.stderr)
+	}
+	leak("reindex --commit -v output", []byte(r.stdout+r.stderr))
+
+	// every read operation's answer
+	svc, err := facade.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	idRe := regexp.MustCompile(`"id":\s*"(n[0-9a-f]{8,})"`)
+	calls := 0
+	ask := func(op string, args any) {
+		t.Helper()
+		b, _ := json.Marshal(args)
+		env, err := svc.Call(context.Background(), op, b)
+		calls++
+		var out []byte
+		if err != nil {
+			out = []byte(err.Error())
+		} else {
+			// an answer echoes its query and suggests searches built from
+			// it: that is what was asked, not what the index holds
+			if sr, ok := env.Result.(facade.SearchResult); ok {
+				sr.Query = ""
+				env.Result = sr
+			}
+			env.Suggest = nil
+			if out, err = facade.EncodeJSON(env); err != nil {
+				t.Fatal(err)
+			}
+		}
+		leak(fmt.Sprintf("%s %s", op, b), out)
+		for _, m := range idRe.FindAllSubmatch(out, -1) {
+			ids[string(m[1])] = true
+		}
+	}
+	type m = map[string]any
+	ask("status", m{})
+	ask("revisions", m{})
+	ask("repo_map", m{"budget_tokens": 20000})
+	ask("entry_points", m{})
+	ask("schema", m{})
+	ask("table_usage", m{"table": "users"})
+	ask("drift", m{})
+	for _, p := range secretstest.Paths() {
+		for _, op := range []string{"outline", "code", "live_read", "docs"} {
+			ask(op, m{"path": p})
+		}
+		ask("search", m{"query": strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)), "limit": 100})
+	}
+	for _, p := range plants {
+		ask("search", m{"query": p.Value, "limit": 100})
+	}
+	for _, q := range []string{"password", "secret", "token", "key", "auth", "pass", "credentials", "PDO", "define"} {
+		ask("search", m{"query": q, "limit": 200})
+		ask("symbol", m{"name": q, "fuzzy": true, "limit": 200})
+	}
+	for id := range ids {
+		for _, op := range []string{"references", "callers", "callees", "impact", "implementations", "code", "docs"} {
+			ask(op, m{"id": id})
+		}
+	}
+	svc.Close()
+	t.Logf("%d plants, %d calls over %d ids", len(plants), calls, len(ids))
+
+	// every file under .ragraf, as bytes and, for databases, row by row
+	files := 0
+	err = filepath.WalkDir(filepath.Join(root, ".ragraf"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		leak(rel, b)
+		if strings.HasSuffix(p, ".sqlite") {
+			rows := dumpRows(t, p)
+			if strings.HasSuffix(p, "graph.sqlite") && !bytes.Contains(rows, []byte("Gateway::connect")) {
+				t.Errorf("%s: the row dump misses the symbols", rel)
+			}
+			leak(rel+" rows", rows)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"graph.sqlite", "lexvec.sqlite", "control.sqlite", "extract.pack", "ragraf.log", ".md"} {
+		if !strings.Contains(listTree(t, filepath.Join(root, ".ragraf")), want) {
+			t.Errorf("no %s under .ragraf to check", want)
+		}
+	}
+	t.Logf("%d files under .ragraf checked", files)
+}
+
+// dumpRows returns every row of every table of the SQLite file at path as
+// text.
+func dumpRows(t *testing.T, path string) []byte {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var tables []string
+	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	rows.Close()
+	var out bytes.Buffer
+	for _, tb := range tables {
+		rows, err := db.Query(`SELECT * FROM "` + tb + `"`)
+		if err != nil {
+			continue // a virtual table whose module this connection lacks
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vals {
+				fmt.Fprintf(&out, "%s\x00", v)
+			}
+			out.WriteByte('\n')
+		}
+		rows.Close()
+	}
+	return out.Bytes()
+}
+
+func listTree(t *testing.T, dir string) string {
+	var b strings.Builder
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		b.WriteString(p + "\n")
+		return nil
+	})
+	return b.String()
 }

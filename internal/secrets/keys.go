@@ -3,7 +3,10 @@
 
 package secrets
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 type strength int
 
@@ -26,7 +29,7 @@ var strongLast = map[string]bool{
 var strongKeyPrefix = map[string]bool{
 	"api": true, "auth": true, "private": true, "access": true, "secret": true,
 	"encryption": true, "signing": true, "master": true, "app": true, "license": true,
-	"nonce": true, "account": true, "storage": true, "consumer": true, "client": true,
+	"nonce": true, "account": true, "consumer": true, "client": true,
 }
 
 // weakLast are last segments that mark a secret only for high-entropy values.
@@ -40,10 +43,19 @@ var weakLast = map[string]bool{
 // holding one (token_type, password_reset_url), so it is not secret.
 func classify(name []byte) strength {
 	segs := segments(name)
+	// DB_PASSWORD_2, password_new, passwordConfirm, api_key_prod: a
+	// qualifier after the secret word names another copy of it.
+	for len(segs) > 1 && qualifier(segs[len(segs)-1]) {
+		segs = segs[:len(segs)-1]
+	}
 	if len(segs) == 0 {
 		return notSecret
 	}
-	last := segs[len(segs)-1]
+	last := strings.TrimRight(segs[len(segs)-1], "0123456789") // DB_PASS1
+	if last == "" {
+		return notSecret
+	}
+	segs[len(segs)-1] = last
 	if strongLast[last] {
 		return strong
 	}
@@ -54,6 +66,28 @@ func classify(name []byte) strength {
 		return weak
 	}
 	return notSecret
+}
+
+// qualifiers are last name segments that say which copy of a value a name
+// holds, not what it is.
+var qualifiers = map[string]bool{
+	"new": true, "old": true, "confirm": true, "confirmation": true, "repeat": true, "again": true,
+	"current": true, "prev": true, "previous": true, "next": true, "prod": true, "production": true,
+	"dev": true, "development": true, "test": true, "testing": true, "staging": true, "live": true,
+	"local": true, "default": true, "fallback": true, "primary": true, "secondary": true, "backup": true,
+	"value": true, "val": true, "plain": true, "raw": true, "enc": true, "encrypted": true, "env": true,
+}
+
+// qualifier reports a segment that qualifies the segment before it: a word
+// of qualifiers, a number, or a version (v2).
+func qualifier(seg string) bool {
+	if qualifiers[seg] {
+		return true
+	}
+	if len(seg) > 1 && seg[0] == 'v' {
+		seg = seg[1:]
+	}
+	return strings.Trim(seg, "0123456789") == ""
 }
 
 // segments splits a name into lower-case words at non-alphanumerics and

@@ -14,7 +14,10 @@ const Placeholder = "[REDACTED]"
 // wordSet is a set of lower-case ASCII words, each tagged with group bits,
 // indexed by first byte in both cases, for a case-insensitive "which groups
 // occur" in one pass over the input.
-type wordSet [256][]taggedWord
+type wordSet struct {
+	first  [256][]taggedWord
+	second [256][4]uint64 // for each first byte, the lower-case second bytes of its words
+}
 
 type taggedWord struct {
 	w    string
@@ -27,20 +30,26 @@ const (
 	gToken                    // provider token prefixes
 	gDSN                      // scheme://user:pass@host
 	gCall                     // define(...), env(...)
+	gPos                      // calls with a password among their positional arguments
+	gSQL                      // INSERT ... VALUES
 )
 
 func newWordSet(mask uint8, words ...string) *wordSet {
-	var t wordSet
+	t := &wordSet{}
 	t.add(mask, words...)
-	return &t
+	return t
 }
 
 func (t *wordSet) add(mask uint8, words ...string) *wordSet {
 	for _, w := range words {
-		c := w[0]
-		t[c] = append(t[c], taggedWord{w, mask})
-		if c >= 'a' && c <= 'z' {
-			t[c-'a'+'A'] = append(t[c-'a'+'A'], taggedWord{w, mask})
+		// every word is lower-case ASCII of two bytes or more
+		cs := []byte{w[0]}
+		if w[0] >= 'a' && w[0] <= 'z' {
+			cs = append(cs, w[0]-'a'+'A')
+		}
+		for _, c := range cs {
+			t.first[c] = append(t.first[c], taggedWord{w, mask})
+			t.second[c][w[1]>>6] |= 1 << (w[1] & 63)
 		}
 	}
 	return t
@@ -51,7 +60,15 @@ func (t *wordSet) add(mask uint8, words ...string) *wordSet {
 func (t *wordSet) groups(b []byte) uint8 {
 	var m uint8
 	for i, c := range b {
-		for _, w := range t[c] {
+		ws := t.first[c]
+		if len(ws) == 0 || i+1 >= len(b) {
+			continue
+		}
+		c2 := b[i+1] | 0x20*b2u(isUpper(b[i+1]))
+		if t.second[c][c2>>6]&(1<<(c2&63)) == 0 {
+			continue
+		}
+		for _, w := range ws {
 			if m&w.mask != w.mask && hasPrefixFold(b[i:], w.w) {
 				m |= w.mask
 			}
@@ -89,15 +106,19 @@ var (
 	// given to any detector, which keeps Redact fast on ordinary code.
 	lineTriggers = newWordSet(gAssign, keyWords...).
 			add(gToken, "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
-			"github_pat_", "glpat-", "xox", "_live_", "aiza", "eyj").
+			"github_pat_", "glpat-", "xox", "_live_", "_test_", "aiza", "eyj", "whsec_", "sg.", "sk-",
+			"npm_", "key-", "shpat_", "shpss_", "shpca_", "hooks.slack.com", "/api/webhooks/").
 		add(gDSN, "://").
-		add(gCall, "define", "env")
+		add(gCall, "define", "env").
+		add(gPos, "pdo", "mysql", "ftp_login", "ldap_bind", "ssh2_auth", "imap_open").
+		add(gSQL, "insert").
+		add(gAssign, "identified")
 	keyWordSet = newWordSet(gAssign, keyWords...)
 )
 
 var (
 	// tokenRe matches provider tokens recognisable by shape alone.
-	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA)[0-9A-Z]{16}\b|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_\-]{20,}|xox[abpr]-[A-Za-z0-9-]{10,}|[sr]k_live_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_\-]{35}|eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,})`)
+	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA)[0-9A-Z]{16}\b|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_\-]{20,}|xox[abpre]-[A-Za-z0-9-]{10,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,}|AIza[0-9A-Za-z_\-]{35}|eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|sk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{32,}|npm_[A-Za-z0-9]{36}|key-[0-9a-f]{32}\b|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32})|hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{8,})|/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`)
 	// dsnRe matches the password of scheme://user:password@host.
 	dsnRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"]*:([^\s@'"/]+)@`)
 	// callRe matches define('KEY', '...') and env('KEY', '...').
@@ -106,11 +127,15 @@ var (
 
 type span struct{ start, end int }
 
+// maxExpr bounds how far the value of a strong key is read.
+const maxExpr = 256
+
 // Redact returns a copy of src with secret-looking values replaced by
 // Placeholder, and how many were replaced. Line breaks inside a replaced value
 // (a private key block) are kept, so the number of lines never changes.
 func Redact(src []byte) ([]byte, int) {
 	spans := pemSpans(src, nil)
+	block := -1 // indentation of a secret key whose block scalar follows
 	for start := 0; start < len(src); {
 		end := bytes.IndexByte(src[start:], '\n')
 		if end < 0 {
@@ -118,9 +143,25 @@ func Redact(src []byte) ([]byte, int) {
 		} else {
 			end += start
 		}
-		if line := src[start:end]; len(line) > 0 {
+		line := src[start:end]
+		if block >= 0 {
+			// the lines of a YAML block scalar under a secret key
+			if ind := indent(line); ind > block || ind == len(line) {
+				if ind < len(line) {
+					spans = append(spans, span{start + ind, end})
+				}
+				start = end + 1
+				continue
+			}
+			block = -1
+		}
+		if len(line) > 0 {
 			if g := lineTriggers.groups(line); g != 0 {
-				spans = scanLine(line, g, start, spans)
+				spans = scanLine(src, line, g, start, spans)
+				if g&gAssign != 0 {
+					spans = scanJunction(src, line, start, end, spans)
+					block = blockScalar(line)
+				}
 			}
 		}
 		start = end + 1
@@ -194,24 +235,48 @@ func pemSpans(src []byte, spans []span) []span {
 }
 
 // scanLine adds the secret values of one line; base is its offset in src.
-func scanLine(line []byte, g uint8, base int, spans []span) []span {
+// Detectors whose values may continue on later lines (call arguments, INSERT
+// tuples) read on in src.
+func scanLine(src, line []byte, g uint8, base int, spans []span) []span {
 	if g&gToken != 0 {
-		for _, m := range tokenRe.FindAllIndex(line, -1) {
-			spans = append(spans, span{base + m[0], base + m[1]})
+		for _, m := range tokenRe.FindAllSubmatchIndex(line, -1) {
+			s, e := m[0], m[1]
+			for k := 2; k+1 < len(m); k += 2 {
+				if m[k] >= 0 { // a webhook URL: the secret part of its path
+					s, e = m[k], m[k+1]
+				}
+			}
+			spans = append(spans, span{base + s, base + e})
 		}
 	}
 	if g&gDSN != 0 && bytes.IndexByte(line, '@') >= 0 {
 		for _, m := range dsnRe.FindAllSubmatchIndex(line, -1) {
-			v := line[m[2]:m[3]]
-			if !isReference(v) {
+			if isSecretValue(strong, line[m[2]:m[3]]) {
 				spans = append(spans, span{base + m[2], base + m[3]})
 			}
 		}
+	}
+	if g&(gAssign|gPos|gCall) != 0 {
+		spans = scanCalls(src, line, base, spans)
+	}
+	if g&gPos != 0 && bytes.Contains(line, []byte(" -p")) {
+		for _, m := range mysqlFlagRe.FindAllSubmatchIndex(line, -1) {
+			if v := line[m[2]:m[3]]; !isReference(v) {
+				spans = append(spans, span{base + m[2], base + m[3]})
+			}
+		}
+	}
+	if g&gSQL != 0 {
+		spans = scanInsert(src, line, base, spans)
 	}
 	if g&gAssign == 0 {
 		return spans
 	}
 	spans = scanAssignments(line, base, spans)
+	spans = scanStrings(line, base, spans)
+	spans = scanSQLPassword(line, base, spans)
+	spans = scanMarkup(line, base, spans)
+	spans = scanProse(line, base, spans)
 	if g&gCall != 0 {
 		for _, m := range callRe.FindAllSubmatchIndex(line, -1) {
 			spans = addValue(line, m, base, spans)
@@ -226,13 +291,16 @@ func scanLine(line []byte, g uint8, base int, spans []span) []span {
 }
 
 // scanAssignments finds key = 'literal' in its many spellings ($key = '...',
-// 'key' => "...", "key": "...", key: '...', $a['key'] = '...') by looking
-// around each "=", "=>", ":" and ":=". Hand-written because a regular
-// expression tried at every offset of every line is the slowest part of Redact.
+// 'key' => "...", "key": "...", key: '...', $a['key'] = '...', and the
+// fallbacks $_ENV['KEY'] ?? '...', getenv('KEY') ?: '...') by looking around
+// each "=", "=>", ":", ":=", "??" and "?:". line may span lines (a value on
+// the line after its key). Hand-written because a regular expression tried
+// at every offset of every line is the slowest part of Redact.
 func scanAssignments(line []byte, base int, spans []span) []span {
+	var qs *quotes
 	for i := 0; i < len(line); i++ {
 		c := line[i]
-		if c != '=' && c != ':' {
+		if c != '=' && c != ':' && c != '?' {
 			continue
 		}
 		sepEnd := i + 1
@@ -240,7 +308,16 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if sepEnd < len(line) {
 			next = line[sepEnd]
 		}
+		fallback := false
 		switch {
+		case c == '?' && (next == '?' || next == ':'):
+			sepEnd++
+			fallback = true
+			if sepEnd < len(line) && line[sepEnd] == '=' {
+				sepEnd++ // ??=
+			}
+		case c == '?':
+			continue
 		case c == '=' && next == '>', c == ':' && next == '=':
 			sepEnd++
 		case next == '=' || next == ':' && c == ':':
@@ -253,12 +330,13 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if c == '=' && i > 0 && bytes.IndexByte([]byte("=!<>+-*/.%&|^?"), line[i-1]) >= 0 {
 			continue
 		}
-		// The key: back over spaces, "]" and a closing quote.
+		// The key: back over spaces, "]" (or ")" before a fallback) and a
+		// closing quote.
 		j := i - 1
-		for j >= 0 && (line[j] == ' ' || line[j] == '\t') {
+		for j >= 0 && isSpace(line[j]) {
 			j--
 		}
-		if j >= 0 && line[j] == ']' {
+		if j >= 0 && (line[j] == ']' || fallback && line[j] == ')') {
 			j--
 		}
 		var closing byte // the quote after a quoted key ('key' => …)
@@ -281,31 +359,41 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if j >= 0 && (line[j] == '\'' || line[j] == '"') {
 			opening = line[j]
 		}
-		if opening != closing || opening == 0 && inCodeString(line, k0) {
+		if opening == 0 && qs == nil {
+			qs = newQuotes(line)
+		}
+		if opening != closing || opening == 0 && qs.in(k0) {
 			continue
+		}
+		before := j // the last byte before the key and its quote
+		if opening != 0 {
+			before--
+		}
+		if c == ':' && !fallback && (opening != 0 && isTernary(line, before) || isCaseLabel(line, before)) {
+			continue // $t = $hidden ? 'password' : 'text'; case 'password':
 		}
 		st := classify(line[k0:k1])
 		if st == notSecret {
 			continue
 		}
-		// The value: a quoted literal right after the separator.
 		v := skipSpace(line, sepEnd)
+		if st == strong {
+			// the scan goes on after the separator: a nested array's keys
+			// are keys of their own
+			spans = strongValues(line[:min(len(line), v+maxExpr)], v, base, spans)
+			continue
+		}
+		// A weak key's value: one quoted literal right after the separator.
 		if v >= len(line) || (line[v] != '\'' && line[v] != '"') {
 			continue
 		}
 		q := line[v]
-		end := v + 1
-		for end < len(line) && line[end] != q {
-			if line[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(line) {
+		end := closingQuote(line, v)
+		if end < 0 {
 			continue
 		}
 		val := line[v+1 : end]
-		if isSecretValue(st, val) && !(st == weak && builtValue(line, k0, q, val, end)) {
+		if isSecretValue(st, val) && !builtValue(line, k0, q, val, end) {
 			spans = append(spans, span{base + v + 1, base + end})
 		}
 		i = end
@@ -313,30 +401,131 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 	return spans
 }
 
+// isTernary reports whether the code before line[j] (a key's opening quote)
+// ends with "?": the key is a ternary's branch.
+func isTernary(line []byte, j int) bool {
+	for j >= 0 && isSpace(line[j]) {
+		j--
+	}
+	return j >= 0 && line[j] == '?'
+}
+
+// isCaseLabel reports whether the key before line[j+1] follows "case".
+func isCaseLabel(line []byte, j int) bool {
+	for j >= 0 && isSpace(line[j]) {
+		j--
+	}
+	return j >= 3 && string(line[j-3:j+1]) == "case" && (j < 4 || !isAlnum(line[j-4]))
+}
+
+// strongValues adds every literal of the expression at line[v:] assigned to
+// a strong key: 'a' . 'b', $_ENV['X'] ?? 'v', getenv('X') ?: 'v'. Literals
+// inside brackets and call arguments are subscripts and parameters, not the
+// value; a ternary, ",", ";" or a closing bracket ends the expression.
+func strongValues(line []byte, v, base int, spans []span) []span {
+	depth := 0
+	i := v
+	for i < len(line) {
+		c := line[i]
+		switch {
+		case c == '\'' || c == '"':
+			end := closingQuote(line, i)
+			if end < 0 {
+				return spans
+			}
+			// 'a' . 'b' are parts of the value, but '--password=' . $p
+			// is the text around it
+			if v := line[i+1 : end]; depth == 0 && isSecretValue(strong, v) && !bytes.HasSuffix(v, []byte("=")) && !bytes.HasSuffix(bytes.TrimRight(v, " "), []byte(":")) {
+				spans = append(spans, span{base + i + 1, base + end})
+			}
+			i = end + 1
+			continue
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth == 0 {
+				return spans
+			}
+			depth--
+		case depth > 0:
+		case c == ';' || c == ',' || c == '\n':
+			return spans
+		case c == '?' && (i+1 >= len(line) || line[i+1] != '?' && line[i+1] != ':'):
+			return spans // a ternary: the branches are not one value
+		case c == '?':
+			i++ // ?? and ?: go on to the fallback
+		case c == '/' && i+1 < len(line) && (line[i+1] == '/' || line[i+1] == '*'), c == '#':
+			return spans // a comment to the end of the line
+		}
+		i++
+	}
+	return spans
+}
+
+// closingQuote returns the index of the quote closing the literal that opens
+// at line[i], or -1 when it does not close on the line.
+func closingQuote(line []byte, i int) int {
+	q := line[i]
+	for end := i + 1; end < len(line); end++ {
+		switch line[end] {
+		case '\\':
+			end++
+		case q:
+			return end
+		case '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
 // inCodeString tells whether byte i of a line of code is inside a quoted
 // string that opens on the line (`"POP3 pass: " . $reply`). Comment lines
 // and the comment at the end of a line are prose, whose apostrophes open
 // nothing: there it reports false.
 func inCodeString(line []byte, i int) bool {
-	if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && (t[0] == '*' || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) || bytes.HasPrefix(t, []byte("/*"))) {
+	return newQuotes(line).in(i)
+}
+
+// quotes answers inCodeString for one line, reading it once when asked
+// about increasing offsets, as scanAssignments asks.
+type quotes struct {
+	line    []byte
+	prose   bool // a comment line
+	pos     int  // how far the line is read
+	q       byte // the open quote at pos, 0 outside strings
+	comment bool // a comment started before pos
+}
+
+func newQuotes(line []byte) *quotes {
+	t := bytes.TrimLeft(line, " \t")
+	prose := len(t) > 0 && (t[0] == '*' || t[0] == '#' || bytes.HasPrefix(t, []byte("//")) || bytes.HasPrefix(t, []byte("/*")))
+	return &quotes{line: line, prose: prose}
+}
+
+func (s *quotes) in(i int) bool {
+	if s.prose {
 		return false
 	}
-	var q byte
-	for k := 0; k < i; k++ {
-		c := line[k]
+	if i < s.pos {
+		s.pos, s.q, s.comment = 0, 0, false
+	}
+	line := s.line
+	for ; s.pos < i && !s.comment; s.pos++ {
+		c := line[s.pos]
 		switch {
-		case q != 0 && c == '\\':
-			k++
-		case q != 0 && c == q:
-			q = 0
-		case q != 0:
+		case s.q != 0 && c == '\\':
+			s.pos++
+		case s.q != 0 && c == s.q:
+			s.q = 0
+		case s.q != 0:
 		case c == '\'' || c == '"':
-			q = c
-		case c == '#' && (k+1 >= len(line) || line[k+1] != '['), c == '/' && k+1 < len(line) && (line[k+1] == '/' || line[k+1] == '*'):
-			return false // a comment to the end of the line
+			s.q = c
+		case c == '#' && (s.pos+1 >= len(line) || line[s.pos+1] != '['), c == '/' && s.pos+1 < len(line) && (line[s.pos+1] == '/' || line[s.pos+1] == '*'):
+			s.comment = true // a comment to the end of the line
 		}
 	}
-	return q != 0
+	return !s.comment && s.q != 0
 }
 
 // builtValue tells whether a weak key's literal is part of a value the code
@@ -379,25 +568,113 @@ func addValue(line []byte, m []int, base int, spans []span) []span {
 var commandSignature = regexp.MustCompile(`^[a-z][a-z0-9_-]*(?::[a-z0-9_-]+)+(?:\s+\{.*)?$`)
 
 // isSecretValue decides whether a literal assigned to a key of strength s is
-// redacted.
+// redacted. Values that name or describe a secret instead of holding it are
+// not: references, placeholders without a letter or digit ('*****', '?'),
+// plain words (true, null), names (FTP_PASS, user_pass, passwords.token).
 func isSecretValue(s strength, v []byte) bool {
-	if len(v) == 0 || isReference(v) {
+	if len(v) == 0 || isReference(v) || !hasAlnum(v) || isName(v) {
 		return false
 	}
 	switch s {
 	case strong:
 		return true
 	case weak:
-		return len(v) >= 20 && entropy(v) > 3.5 && !commandSignature.Match(v)
+		return len(v) >= 20 && entropy(v) > 3.5 && classes(v) >= 2 && !commandSignature.Match(v) && !pathLike.Match(v)
 	}
 	return false
 }
 
+// pathLike matches MIME types and paths (application/vnd.apple.keynote).
+var pathLike = regexp.MustCompile(`^[a-z0-9._+\-]+(?:/[a-z0-9._+\-]+)+$`)
+
+// isName reports a value that is a name: a plain word (true, none), a key
+// word itself (password), a constant (FTP_PASS, __PRE__), or an identifier
+// with "_" or "." that holds a key word (user_pass, api_token,
+// passwords.token).
+func isName(v []byte) bool {
+	if len(v) > 64 {
+		return false
+	}
+	var low [64]byte
+	upperSnake, ident, sep := true, true, false
+	for i, c := range v {
+		low[i] = c | 0x20*b2u(isUpper(c))
+		switch {
+		case c == '_':
+			sep = true
+		case isUpper(c) || c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'z':
+			upperSnake = false
+		case c == '.' || c == '-':
+			sep = sep || c == '.'
+			upperSnake = false
+		default:
+			upperSnake, ident = false, false
+		}
+	}
+	if plainWords[string(low[:len(v)])] || keyWordsExact[string(low[:len(v)])] {
+		return true
+	}
+	if upperSnake && bytes.IndexByte(v, '_') >= 0 {
+		return true
+	}
+	// user_pass, passwords.token, AllowNoPassword, URLQueryEncryptionSecretKey:
+	// the name of a secret
+	return ident && keyWordSet.in(v) && (sep || camelName(v) && classify(v) != notSecret)
+}
+
+// camelName reports a camelCase or PascalCase name of letters and digits
+// only, with a hump after a lower-case letter (AllowNoPassword).
+func camelName(v []byte) bool {
+	hump := false
+	for i, c := range v {
+		if !isAlnum(c) {
+			return false
+		}
+		hump = hump || i > 0 && isUpper(c) && v[i-1] >= 'a' && v[i-1] <= 'z'
+	}
+	return hump
+}
+
+// keyWordsExact are values that are a key word: a field name, not a value.
+var keyWordsExact = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "token": true,
+	"key": true, "apikey": true, "api_key": true, "salt": true, "passphrase": true, "n/a": true,
+}
+
+// hasAlnum reports a value with a letter or a digit.
+func hasAlnum(v []byte) bool {
+	for _, c := range v {
+		if isAlnum(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// classes counts the character classes of v among lower-case letters,
+// upper-case letters and digits.
+func classes(v []byte) int {
+	var l, u, d int
+	for _, c := range v {
+		switch {
+		case c >= 'a' && c <= 'z':
+			l = 1
+		case isUpper(c):
+			u = 1
+		case c >= '0' && c <= '9':
+			d = 1
+		}
+	}
+	return l + u + d
+}
+
 // isReference reports values that name a secret instead of holding it:
-// ${VAR}, {{ var }}, %env(VAR)%, $var, PHP's {$var}.
+// ${VAR}, {{ var }}, %env(VAR)%, $var, PHP's {$var}, <?php echo ... ?>.
 func isReference(v []byte) bool {
 	return v[0] == '$' || bytes.HasPrefix(v, []byte("{{")) || bytes.HasPrefix(v, []byte("%env(")) ||
-		bytes.HasPrefix(v, []byte("%s")) || bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{$"))
+		bytes.HasPrefix(v, []byte("%s")) || bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{$")) ||
+		bytes.HasPrefix(v, []byte("<?")) || bytes.HasPrefix(v, []byte("<%"))
 }
 
 // configLine recognises an unquoted YAML, INI or .env assignment that fills a
@@ -480,12 +757,16 @@ func isDottedIdent(v []byte) bool {
 	return true
 }
 
+// skipSpace skips spaces, tabs and line breaks (a value may follow its key
+// on the next line).
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func isAlpha(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isAlnum(c byte) bool { return isAlpha(c) || c >= '0' && c <= '9' }

@@ -49,6 +49,49 @@ func TestFT39_Redact(t *testing.T) {
 		{"pem block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAAA\n-----END RSA PRIVATE KEY-----\n",
 			"-----BEGIN RSA PRIVATE KEY-----" + R + "\n\n\n-----END RSA PRIVATE KEY-----\n"},
 		{"pem unterminated", "-----BEGIN PRIVATE KEY-----\nMIIE\nAAA", "-----BEGIN PRIVATE KEY-----" + R + "\n\n"},
+		// key names with a qualifier after the secret word
+		{"numbered key", `$db_password_2 = 'pw9';`, `$db_password_2 = '` + R + `';`},
+		{"new key", `$password_new = "pw9";`, `$password_new = "` + R + `";`},
+		{"camel qualifier", `$passwordConfirm = 'pw9';`, `$passwordConfirm = '` + R + `';`},
+		{"digit suffix", `$DB_PASS1 = 'pw9';`, `$DB_PASS1 = '` + R + `';`},
+		// values away from their key
+		{"value on the next line", "'pass' =>\n    'pw9',", "'pass' =>\n    '" + R + "',"},
+		{"separator on the next line", "'password'\n    => \"pw9\",", "'password'\n    => \"" + R + "\","},
+		{"concatenation", `$password = 'ab1' . 'cd2';`, `$password = '` + R + `' . '` + R + `';`},
+		{"after a variable", `$secret = $prefix . 'cd2';`, `$secret = $prefix . '` + R + `';`},
+		{"env fallback", `$pass = $_ENV['DB_PASSWORD'] ?? 'pw9';`, `$pass = $_ENV['DB_PASSWORD'] ?? '` + R + `';`},
+		{"getenv fallback", `$k = getenv('STRIPE_SECRET') ?: 'pw9';`, `$k = getenv('STRIPE_SECRET') ?: '` + R + `';`},
+		{"nested array", `['credentials' => ['key' => 'k', 'secret' => 'pw9']]`, `['credentials' => ['key' => 'k', 'secret' => '` + R + `']]`},
+		{"putenv", `putenv('DB_PASSWORD=pw9');`, `putenv('DB_PASSWORD=` + R + `');`},
+		{"pairs in a string", `pg_connect("host=h user=u password=pw9");`, `pg_connect("host=h user=u password=` + R + `");`},
+		{"flag in a string", `exec('mysql --password=pw9 db');`, `exec('mysql --password=` + R + ` db');`},
+		{"mysql -p", `exec("mysqldump -uroot -ppw9 db");`, `exec("mysqldump -uroot -p` + R + ` db");`},
+		{"bearer in a string", `["Authorization: Bearer abc123def456"]`, `["Authorization: Bearer ` + R + `"]`},
+		{"api key header", `["X-Api-Key: abc123def456"]`, `["X-Api-Key: ` + R + `"]`},
+		{"userpwd", `curl_setopt($ch, CURLOPT_USERPWD, "admin:pw9");`, `curl_setopt($ch, CURLOPT_USERPWD, "admin:` + R + `");`},
+		{"slack webhook", `$h = 'https://hooks.slack.com/services/T01/B02/abcdefghijklmnop';`, `$h = 'https://hooks.slack.com/services/` + R + `';`},
+		{"stripe test", `'sk_test_abcdefghijklmnop1234'`, `'` + R + `'`},
+		{"sendgrid", `SG.abcdefghijklmnop1234.abcdefghijklmnop1234`, R},
+		// calls
+		{"new PDO", `new PDO('mysql:host=h', 'u', 'pw9');`, `new PDO('mysql:host=h', 'u', '` + R + `');`},
+		{"new PDO over lines", "new \\PDO(\n  $dsn,\n  'u',\n  'pw9'\n);", "new \\PDO(\n  $dsn,\n  'u',\n  '" + R + "'\n);"},
+		{"mysqli_connect", `mysqli_connect('h', 'u', 'pw9', 'db');`, `mysqli_connect('h', 'u', '` + R + `', 'db');`},
+		{"setter", `$m->setPassword('pw9');`, `$m->setPassword('` + R + `');`},
+		{"key-value call", `Config::set('mail.password', 'pw9');`, `Config::set('mail.password', '` + R + `');`},
+		{"define over lines", "define(\n 'DB_PASSWORD',\n 'pw9'\n);", "define(\n 'DB_PASSWORD',\n '" + R + "'\n);"},
+		// SQL
+		{"insert columns", `INSERT INTO users (id, login, password) VALUES (1, 'a', 'pw9'), (2, 'b', 'pw8');`,
+			`INSERT INTO users (id, login, password) VALUES (1, 'a', '` + R + `'), (2, 'b', '` + R + `');`},
+		{"identified by", `CREATE USER 'u'@'h' IDENTIFIED BY 'pw9';`, `CREATE USER 'u'@'h' IDENTIFIED BY '` + R + `';`},
+		{"password()", `SET PASSWORD FOR 'u' = PASSWORD('pw9');`, `SET PASSWORD FOR 'u' = PASSWORD('` + R + `');`},
+		// prose
+		{"comment", `// password: pw9abc`, `// password: ` + R},
+		{"prose is", ` * the admin password is Zq8pw9abc.`, ` * the admin password is ` + R + `.`},
+		{"markdown code", "Log in with the password `Zq8pw9abc`.", "Log in with the password `" + R + "`."},
+		{"two-word key", "- API key: abc123def456", "- API key: " + R},
+		{"sql comment", `-- admin password: Zq8pw9abc`, `-- admin password: ` + R},
+		{"xml", `<password>pw9</password>`, `<password>` + R + `</password>`},
+		{"yaml block", "private_key: |\n  abc\n  def\nname: x", "private_key: |\n  " + R + "\n  " + R + "\nname: x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +147,51 @@ func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
 		`$key = "lastpost{$field}:$timezone";`,
 		`WHERE meta_key = '{$blog_prefix}capabilities'`,
 		`$key = '_wp_attachment_custom_header_last_used_' . get_stylesheet();`,
+		// read in the Debian corpora: names, placeholders, prose and markup
+		`'password'   => '[------]',`,
+		`'password'    => 'FTP_PASS',`,
+		`$password_value = '*****';`,
+		`<input name="password" type="password" id="password" value="<?php echo $password_value; ?>" />`,
+		`<input type="radio" name="visibility" id="visibility-radio-password" value="password" />`,
+		` * Pass 'none' to leave div.wp-menu-image empty so an icon can be added via CSS.`,
+		` * @since 4.5.0 Added the ability to pass 'lang' and 'dir' meta data.`,
+		` * "Indicate" validation should pass if value is null.`,
+		`'mailserver_pass'                 => 'password',`,
+		`OR meta_key = 'manageedittagscolumnshidden'`,
+		`<tr id="password" class="user-pass1-wrap">`,
+		`<input name="pass2" type="password" id="pass2" aria-describedby="pass2-desc" />`,
+		`foreach ( array( 'AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY' ) as $key ) {`,
+		`$this->warning('Unhandled "uuid" atom identified by "'.$atom_structure['uuid_field_id'].'" at offset');`,
+		` * ` + "`root` and the password `password`" + `. All tables will be prefixed with ` + "`sp_`",
+		`$out .= "Authorization: Basic " . base64_encode("$url_parts[user]:$url_parts[pass]") . "\r\n";`,
+		`const USERMETA_KEY_APPLICATION_PASSWORDS = '_application_passwords';`,
+		`$token     = '__PRE__';`,
+		`protected static function flatten_tree( $tree, $prefix = '', $token = '--' ) {`,
+		`$html = str_replace( '<blockquote', "<blockquote data-secret=\"$secret\"", $html );`,
+		`'key'                          => 'application/vnd.apple.keynote',`,
+		`'id_password'    => 'user_pass',`,
+		`header( 'Access-Control-Allow-Credentials: true' );`,
+		`PHP_URL_PASS     => 'pass',`,
+		`Password: PASSWORD`,
+		`private const STORAGE_KEY = 'flashMessages';`,
+		`'MASTER_PASSWORD=\'' . $password . '\',' .`,
+		`// to be 'sha256_password' type`,
+		`'Password' => '?',`,
+		`$result = $this->dbi->fetchSingleRow("SELECT PASSWORD('" . $password . "') AS ` + "`password`" + `;");`,
+		`$cacheKey = 'storage-engine.mroonga.has.mroonga_command';`,
+		`$config['storage_key'] ?? 'api_token',`,
+		`protected $signature = 'auth:clear-resets {name? : The name of the password broker}';`,
+		` * The name of the token "column" in persistent storage.`,
+		`const INVALID_TOKEN = 'passwords.token';`,
+		`'password' => '--password='.$connection['password'],`,
+		`return new HtmlString('<input type="hidden" name="_token" value="'.csrf_token().'">');`,
+		`$scripts->add( 'application-passwords', "/wp-admin/js/application-passwords$suffix.js", array( 'jquery' ), false, 1 );`,
+		` * 'URLQueryEncryptionSecretKey' is a 32 bytes long secret key used to encrypt/decrypt the URL query string.`,
+		`'AllowNoPassword',`,
+		`$type = $hidden ? 'password' : 'text';`,
+		`case 'password': $field = 'text'; break;`,
+		`__( 'Password', 'default' )`,
+		`$request->input('password', 'fallback_name');`,
 	} {
 		got, n := Redact([]byte(in))
 		if string(got) != in || n != 0 {
@@ -137,13 +225,27 @@ func TestSegments(t *testing.T) {
 	}
 }
 
-// plants are secrets FuzzRedact inserts on a line of their own.
+// plants are secrets FuzzRedact inserts on lines of their own; each holds
+// the value plantValue.
 var plants = []string{
 	"$password = 'Zq8-planted-secret-Vx3';",
 	"'api_key' => \"Zq8-planted-secret-Vx3\",",
 	"define('DB_PASSWORD', 'Zq8-planted-secret-Vx3');",
 	"password: Zq8-planted-secret-Vx3",
 	"aws = AKIAZQ8PLANTEDSECRET",
+	"putenv('DB_PASSWORD=Zq8-planted-secret-Vx3');",
+	"'pass' =>\n    'Zq8-planted-secret-Vx3',",
+	"$pdo = new PDO($dsn, 'root', 'Zq8-planted-secret-Vx3');",
+	"$secret = $prefix . 'Zq8-planted-secret-Vx3';",
+	"INSERT INTO users (login, password) VALUES ('a', 'Zq8-planted-secret-Vx3');",
+	"// the admin password is Zq8-planted-secret-Vx3",
+}
+
+func plantValue(plant string) string {
+	if strings.Contains(plant, "AKIA") {
+		return "AKIAZQ8PLANTEDSECRET"
+	}
+	return "Zq8-planted-secret-Vx3"
 }
 
 func FuzzRedact(f *testing.F) {
@@ -155,11 +257,7 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("line count changed: %q -> %q", in, out)
 		}
 		plant := plants[int(which)%len(plants)]
-		secret := plant[strings.LastIndexAny(plant, " '\"")+1:]
-		secret = strings.TrimRight(secret, "'\";,)")
-		if i := strings.IndexAny(secret, "'\""); i >= 0 {
-			secret = secret[:i]
-		}
+		secret := plantValue(plant)
 		if bytes.Contains(in, []byte(secret)) {
 			return
 		}
