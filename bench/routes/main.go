@@ -37,7 +37,8 @@ import (
 )
 
 func main() {
-	fw := flag.String("framework", "wordpress", "wordpress or laravel")
+	fw := flag.String("framework", "wordpress", "wordpress, laravel, symfony, fastroute or slim")
+	truthFile := flag.String("truth", "", "a truth file (kind<TAB>key<TAB>target lines) instead of the framework's script")
 	corpusDir := flag.String("corpus", "", "corpus directory (copied, never modified)")
 	show := flag.Int("show", 40, "misses and extras listed per kind")
 	flag.Parse()
@@ -45,7 +46,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "routes: --corpus is required")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *fw, *corpusDir, *show); err != nil {
+	if err := run(context.Background(), *fw, *corpusDir, *truthFile, *show); err != nil {
 		fmt.Fprintln(os.Stderr, "routes:", err)
 		os.Exit(1)
 	}
@@ -54,21 +55,10 @@ func main() {
 // triple is one handler: kind (rest, ajax, laravel), key, lower-case target.
 type triple struct{ kind, key, target string }
 
-func run(ctx context.Context, fw, corpusDir string, show int) error {
-	here, err := os.Getwd()
+func run(ctx context.Context, fw, corpusDir, truthFile string, show int) error {
+	out, err := truthOf(fw, corpusDir, truthFile)
 	if err != nil {
 		return err
-	}
-	script := filepath.Join(here, "bench", "routes", map[string]string{"wordpress": "wp.php", "laravel": "laravel.php"}[fw])
-	if _, err := os.Stat(script); err != nil {
-		return fmt.Errorf("run from the repository root (%v)", err)
-	}
-	out, err := exec.Command("php", script, corpusDir).Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			os.Stderr.Write(ee.Stderr)
-		}
-		return fmt.Errorf("truth script: %w", err)
 	}
 	truth, unlinkable := readTruth(out)
 
@@ -97,6 +87,33 @@ func run(ctx context.Context, fw, corpusDir string, show int) error {
 	return nil
 }
 
+// truthOf reads the truth file, or runs the framework's truth script.
+func truthOf(fw, corpusDir, truthFile string) ([]byte, error) {
+	if truthFile != "" {
+		return os.ReadFile(truthFile)
+	}
+	scripts := map[string]string{"wordpress": "wp.php", "laravel": "laravel.php", "symfony": "symfony.php", "fastroute": "fastroute.php"}
+	if scripts[fw] == "" {
+		return nil, fmt.Errorf("no truth script for %s: give --truth", fw)
+	}
+	here, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	script := filepath.Join(here, "bench", "routes", scripts[fw])
+	if _, err := os.Stat(script); err != nil {
+		return nil, fmt.Errorf("run from the repository root (%v)", err)
+	}
+	out, err := exec.Command("php", script, corpusDir).Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			os.Stderr.Write(ee.Stderr)
+		}
+		return nil, fmt.Errorf("truth script: %w", err)
+	}
+	return out, nil
+}
+
 // readTruth reads "kind<TAB>key<TAB>target" lines; targets that are closures,
 // built at run time or missing from the code are returned apart.
 func readTruth(b []byte) (map[triple]bool, map[string][]string) {
@@ -110,7 +127,7 @@ func readTruth(b []byte) (map[triple]bool, map[string][]string) {
 			continue
 		}
 		t := triple{f[0], f[1], strings.ToLower(f[2])}
-		if t.kind == "laravel" {
+		if t.kind != "rest" && t.kind != "ajax" {
 			verb, uri, _ := strings.Cut(f[1], " ")
 			t.key = laravelKey(verb, uri)
 		}
@@ -153,7 +170,7 @@ func linked(ctx context.Context, g *graph.Store, fw string) (map[triple]bool, er
 	got := map[triple]bool{}
 	for _, e := range edges {
 		from, to := byID[e.From], byID[e.To]
-		if from == nil || to == nil || from.Props["framework"] != fw {
+		if from == nil || to == nil || from.Props["framework"] != fw && !(fw == "symfony" && from.Props["framework"] == "attribute") {
 			continue
 		}
 		target := strings.ToLower(to.QName)
@@ -173,6 +190,16 @@ func linked(ctx context.Context, g *graph.Store, fw string) (map[triple]bool, er
 				continue
 			}
 			got[triple{kind, e.EvidencePath + ":" + strconv.Itoa(e.EvidenceLine) + ":" + role, target}] = true
+		case "fastroute", "slim":
+			if from.Kind != fact.WebRoute {
+				continue
+			}
+			got[triple{fw, laravelKey(from.Props["method"], from.Props["uri"]), target}] = true
+		case "symfony":
+			if from.Kind != fact.WebRoute {
+				continue
+			}
+			got[triple{"symfony", laravelKey(from.Props["method"], from.Props["uri"]), target}] = true
 		case "laravel":
 			if from.Kind != fact.WebRoute {
 				continue

@@ -11,7 +11,8 @@
 //
 // kind is rest (a 'callback' or 'permission_callback' of a
 // register_rest_route call) or ajax (the callback of add_action('wp_ajax_*'),
-// 'wp_ajax_nopriv_*', 'admin_post_*', 'admin_post_nopriv_*'); line is the
+// 'wp_ajax_nopriv_*', 'admin_post_*', 'admin_post_nopriv_*', the hook written
+// as a literal or as the variable of a foreach over literal names); line is the
 // line where the callback value starts; role is callback or permission;
 // target is Class::method (the class that declares the method, found by
 // walking `extends` through every class of ROOT), a function name,
@@ -90,6 +91,28 @@ function value(array $t, int $i, ?string $cls, array $propNewOfCls): array {
     return ['', 'dynamic:' . $raw, $raw];
 }
 
+// loopHooks returns the names a variable takes in the nearest enclosing
+// `foreach ( array( 'a', 'b' ) as $var )` before token $at, when the list
+// holds only string literals; otherwise none.
+function loopHooks(array $t, int $at, string $var): array {
+    for ($i = $at - 1; $i >= 0 && $i > $at - 400; $i--) {
+        if ($t[$i]->id !== T_FOREACH) { continue; }
+        $o = sig($t, $i, 1);
+        $a = sig($t, $o, 1);
+        if ($t[$a]->id === T_ARRAY) { $a = sig($t, $a, 1); }
+        if (!in_array($t[$a]->text, ['(', '['], true)) { return []; }
+        $names = [];
+        for ($j = sig($t, $a, 1); $j >= 0 && !in_array($t[$j]->text, [')', ']'], true); $j = sig($t, $j, 1)) {
+            if ($t[$j]->id === T_CONSTANT_ENCAPSED_STRING) { $names[] = unquote($t[$j]->text); }
+            elseif ($t[$j]->text !== ',') { return []; }
+        }
+        $as = sig($t, $j, 1);
+        $v = sig($t, $as, 1);
+        return ($t[$as]->id === T_AS && $t[$v]->text === $var) ? $names : [];
+    }
+    return [];
+}
+
 foreach ($files as $file) {
     $rel = substr($file, strlen($root) + 1);
     $t = PhpToken::tokenize(file_get_contents($file));
@@ -150,14 +173,22 @@ foreach ($files as $file) {
         if ($open < 0 || $t[$open]->text !== '(') { continue; }
         if ($fn === 'add_action') {
             $h = sig($t, $open, 1);
-            if ($t[$h]->id !== T_CONSTANT_ENCAPSED_STRING) { continue; } // hook built at run time
-            $hook = unquote($t[$h]->text);
-            if (!preg_match('/^(wp_ajax_|admin_post_)./', $hook)) { continue; }
+            if ($t[$h]->id === T_CONSTANT_ENCAPSED_STRING) {
+                $hooks = [unquote($t[$h]->text)];
+            } elseif ($t[$h]->id === T_VARIABLE) {
+                $hooks = loopHooks($t, $i, $t[$h]->text); // foreach over a list of literal names
+            } else {
+                continue; // hook built at run time
+            }
             $comma = sig($t, $h, 1);
             if ($t[$comma]->text !== ',') { continue; }
             $vi = sig($t, $comma, 1);
-            [$c, $m, $raw] = value($t, $vi, $cls, $propNew[$cls] ?? []);
-            $found[] = ['ajax', $rel, $t[$vi]->line, 'callback', $c, $m, $raw];
+            foreach ($hooks as $hook) {
+                if (!preg_match('/^(wp_ajax_|admin_post_)./', $hook)) { continue; }
+                [$c, $m, $raw] = value($t, $vi, $cls, $propNew[$cls] ?? []);
+                $found[] = ['ajax', $rel, $t[$vi]->line, 'callback', $c, $m, $raw];
+                break; // one handler per call site: the key is its line
+            }
             continue;
         }
         // register_rest_route( ... ): keys 'callback' / 'permission_callback'

@@ -322,3 +322,141 @@ func TestFT7_LaravelHandlers(t *testing.T) {
 		t.Errorf("entry points (-want +got):\n%s", d)
 	}
 }
+
+const symfonyControllers = `<?php
+namespace App\Controller;
+
+use Symfony\Component\Routing\Annotation\Route;
+use Symfony\Component\Routing\Attribute\Route as R;
+
+#[Route('/blog', name: 'blog_')]
+class BlogController
+{
+    #[Route('/', name: 'index', methods: ['GET'])]
+    public function index() {}
+
+    #[R(path: '/{slug}', name: 'show', methods: ['GET', 'HEAD'])]
+    public function show(string $slug) {}
+
+    /**
+     * @Route("/{slug}/edit", name="edit", methods={"GET", "POST"})
+     */
+    public function edit() {}
+
+    /**
+     * @Route("/old", name="old")
+     */
+    /*public function old() {}*/
+
+    /**
+     * Not a route.
+     */
+    public function helper() {}
+}
+
+/**
+ * @Route("/api")
+ */
+class ApiController
+{
+    /**
+     * @Route("/status", methods={"GET"})
+     */
+    public function status() {}
+}
+
+#[Route('/health', methods: ['GET'])]
+class HealthController
+{
+    public function __invoke() {}
+}
+`
+
+// TestFT7_SymfonyHandlers: #[Route] attributes (aliased too) and @Route
+// annotations under the class-level prefix of either form; a class-level
+// route on an invokable controller is the route of __invoke; an annotation
+// in a docblock that belongs to commented-out code is not a route.
+func TestFT7_SymfonyHandlers(t *testing.T) {
+	got := entryLines(t, map[string]string{"src/Controller/Controllers.php": symfonyControllers})
+	want := []string{
+		"web_route GET /api/status -> App\\Controller\\ApiController::status",
+		"web_route GET /blog -> App\\Controller\\BlogController::index",
+		"web_route GET /blog/{slug} -> App\\Controller\\BlogController::show",
+		"web_route GET /blog/{slug}/edit -> App\\Controller\\BlogController::edit",
+		"web_route GET /health -> App\\Controller\\HealthController::__invoke",
+		"web_route HEAD /blog/{slug} -> App\\Controller\\BlogController::show",
+		"web_route POST /blog/{slug}/edit -> App\\Controller\\BlogController::edit",
+	}
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("entry points (-want +got):\n%s", d)
+	}
+}
+
+const slimRoutes = `<?php
+use App\Action\Action;
+use App\Action\ListUsersAction;
+use Slim\App;
+use Slim\Interfaces\RouteCollectorProxyInterface as Group;
+
+return function (App $app) {
+    $app->get('/', function ($request, $response) { return $response; });
+    $app->group('/users', function (Group $group) {
+        $group->get('', ListUsersAction::class);
+        $group->post('/{id}', 'App\Action\UserController:update');
+        $group->delete('/{id}', [App\Action\UserController::class, 'delete']);
+    });
+};
+`
+
+const slimActions = `<?php
+namespace App\Action;
+abstract class Action { public function __invoke($request, $response, $args) {} }
+class ListUsersAction extends Action {}
+class UserController { public function update() {} public function delete() {} }
+`
+
+const fastRoutes = `<?php
+use FastRoute\RouteCollector;
+use App\Controllers\HomeController;
+use App\Controllers\Database;
+
+return static function (RouteCollector $routes): void {
+    $routes->addRoute(['GET', 'POST'], '[/]', HomeController::class);
+    $routes->addGroup('/database', static function (RouteCollector $routes): void {
+        $routes->get('/structure', Database\StructureController::class);
+    });
+};
+`
+
+const fastControllers = `<?php
+namespace App\Controllers;
+class HomeController { public function __invoke() {} }
+namespace App\Controllers\Database;
+class StructureController { public function __invoke() {} }
+`
+
+// TestFT7_SlimAndFastRouteHandlers: Slim routes in groups with invokable
+// actions (inherited __invoke), 'Class:method' strings and array callables;
+// FastRoute groups and method lists (phpMyAdmin's shape), labelled fastroute.
+func TestFT7_SlimAndFastRouteHandlers(t *testing.T) {
+	got := entryLines(t, map[string]string{
+		"app/routes.php":           slimRoutes,
+		"src/Action/Actions.php":   slimActions,
+		"libraries/routes.php":     fastRoutes,
+		"src/Controllers/Ctrl.php": fastControllers,
+	})
+	want := []string{
+		"web_route DELETE /users/{id} -> App\\Action\\UserController::delete",
+		"web_route GET / -> ",
+		"web_route GET /[/] -> App\\Controllers\\HomeController::__invoke",
+		"web_route GET /database/structure -> App\\Controllers\\Database\\StructureController::__invoke",
+		"web_route GET /users -> App\\Action\\Action::__invoke",
+		"web_route POST /[/] -> App\\Controllers\\HomeController::__invoke",
+		"web_route POST /users/{id} -> App\\Action\\UserController::update",
+	}
+	sort.Strings(want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("entry points (-want +got):\n%s", d)
+	}
+}

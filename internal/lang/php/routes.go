@@ -101,6 +101,11 @@ func (d *domainWalker) handler(e *sitter.Node) (name, raw string, short bool) {
 			fq, sh := d.className(cls)
 			return fq + "::" + m, raw, sh
 		}
+		if cls, m, ok := strings.Cut(s, ":"); ok && identLike(cls) && identLike(m) {
+			// Slim's 'Class:method'
+			fq, sh := d.className(cls)
+			return fq + "::" + m, raw, sh
+		}
 		return strings.TrimPrefix(s, `\`), raw, false
 	case "class_constant_access_expression":
 		if e.NamedChildCount() == 2 && strings.EqualFold(d.text(e.NamedChild(1)), "class") {
@@ -151,6 +156,19 @@ func (d *domainWalker) handler(e *sitter.Node) (name, raw string, short bool) {
 		}
 	}
 	return "", raw, false
+}
+
+// identLike reports whether s is a name or a qualified name.
+func identLike(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r != '_' && r != '\\' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r >= 0x80) {
+			return false
+		}
+	}
+	return true
 }
 
 // className resolves a class name written in code or in a string.
@@ -311,12 +329,23 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 		return d.phinx(n, pos)
 	}
 	if routeReceiver.MatchString(recv) {
-		return d.routeCall(n, method, pos, named, "slim")
+		return d.routeCall(n, method, pos, named, d.routerFramework())
 	}
 	if method == "group" && obj.Kind() == "scoped_call_expression" || method == "group" && obj.Kind() == "member_call_expression" {
 		return d.chainGroup(n, obj, pos)
 	}
 	return false
+}
+
+// routerFramework names the framework of $router->get() style routes:
+// fastroute in a file that imports a FastRoute class, else slim.
+func (d *domainWalker) routerFramework() string {
+	for _, fq := range d.names.sc.classes {
+		if strings.HasPrefix(fq, `FastRoute\`) {
+			return "fastroute"
+		}
+	}
+	return "slim"
 }
 
 func isScheduleRecv(recv string) bool {
@@ -505,15 +534,10 @@ func (d *domainWalker) classEntries(n *sitter.Node, c *domainClass) {
 			if s, ok := d.literal(v); ok {
 				d.command(n, s, c.fq+"::execute", "symfony")
 			}
-		case "route":
-			if len(a.pos) > 0 {
-				c.route, _ = d.literal(a.pos[0])
-			} else if v := a.named["path"]; v != nil {
-				c.route, _ = d.literal(v)
-			}
 		}
 	}
 	body := n.ChildByFieldName("body")
+	d.classRoute(n, body, c)
 	if body == nil {
 		return
 	}
@@ -560,120 +584,6 @@ func (d *domainWalker) classEntries(n *sitter.Node, c *domainClass) {
 func (d *domainWalker) command(at *sitter.Node, name, handler, fw string) {
 	id := d.entry(fact.CLICommand, name, at, map[string]string{"framework": fw, "command": name}, nil)
 	d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
-}
-
-// methodEntries finds #[Route] attributes and @Route annotations on a method.
-func (d *domainWalker) methodEntries(m *sitter.Node, c *domainClass) {
-	nm := m.ChildByFieldName("name")
-	if nm == nil || c.fq == "" {
-		return
-	}
-	handler := c.fq + "::" + d.text(nm)
-	emit := func(at *sitter.Node, path string, verbs []string, name string) {
-		if len(verbs) == 0 {
-			verbs = []string{"ANY"}
-		}
-		for _, v := range verbs {
-			full := d.routePath(c.route + "/" + strings.TrimLeft(path, "/"))
-			props := map[string]string{"method": v, "uri": full, "framework": "attribute"}
-			if name != "" {
-				props["name"] = name
-			}
-			id := d.entry(fact.WebRoute, v+" "+full, at, props, nil)
-			d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
-		}
-	}
-	for _, a := range d.attributes(m) {
-		if a.name != "route" {
-			continue
-		}
-		var pv *sitter.Node
-		if len(a.pos) > 0 {
-			pv = a.pos[0]
-		} else {
-			pv = a.named["path"]
-		}
-		p, ok := d.literal(pv)
-		if !ok {
-			continue
-		}
-		var verbs []string
-		if v := a.named["methods"]; v != nil {
-			verbs = d.verbs(v)
-		}
-		name := ""
-		if v := a.named["name"]; v != nil {
-			name, _ = d.literal(v)
-		}
-		emit(a.node, p, verbs, name)
-	}
-	// docblock annotations: @Route("/path", methods={"GET"}, name="x")
-	for p := m.PrevSibling(); p != nil && p.Kind() == "comment"; p = p.PrevSibling() {
-		for _, sm := range annotationRoute.FindAllStringSubmatch(d.text(p), -1) {
-			var verbs []string
-			if mm := annotationMethods.FindStringSubmatch(sm[0]); mm != nil {
-				for _, v := range strings.Split(mm[1], ",") {
-					if v = strings.Trim(strings.TrimSpace(v), `"'`); v != "" {
-						verbs = append(verbs, strings.ToUpper(v))
-					}
-				}
-			}
-			emit(p, sm[1], verbs, "")
-		}
-	}
-}
-
-var (
-	annotationRoute   = regexp.MustCompile(`@Route\(\s*"([^"]*)"[^)]*\)`)
-	annotationMethods = regexp.MustCompile(`methods\s*=\s*\{([^}]*)\}`)
-)
-
-type attr struct {
-	node  *sitter.Node
-	name  string // lower-case short name
-	pos   []*sitter.Node
-	named map[string]*sitter.Node
-}
-
-// attributes lists the attributes on a declaration.
-func (d *domainWalker) attributes(n *sitter.Node) []attr {
-	var out []attr
-	for _, l := range namedOf(n, "attribute_list") {
-		for _, g := range namedOf(l, "attribute_group") {
-			for _, a := range namedOf(g, "attribute") {
-				if a.NamedChildCount() == 0 {
-					continue
-				}
-				name := d.text(a.NamedChild(0))
-				if i := strings.LastIndexByte(name, '\\'); i >= 0 {
-					name = name[i+1:]
-				}
-				at := attr{node: a, name: fact.Lower(name), named: map[string]*sitter.Node{}}
-				if args := a.ChildByFieldName("parameters"); args != nil || a.NamedChildCount() > 1 {
-					if args == nil {
-						args = a.NamedChild(1)
-					}
-					for i := uint(0); i < args.NamedChildCount(); i++ {
-						c := args.NamedChild(i)
-						if c.Kind() != "argument" {
-							continue
-						}
-						v := argValueNode(c)
-						if v == nil {
-							continue
-						}
-						if nm := c.ChildByFieldName("name"); nm != nil {
-							at.named[d.text(nm)] = v
-						} else {
-							at.pos = append(at.pos, v)
-						}
-					}
-				}
-				out = append(out, at)
-			}
-		}
-	}
-	return out
 }
 
 // maxUnrolled bounds the elements of a literal array a foreach is walked for.
