@@ -186,7 +186,17 @@ func (opts *hookOptions) checkFormat() string {
 	return "text"
 }
 
-func hookSessionStartRun(ctx context.Context, opts *hookOptions) error {
+// survive turns a panic into a note on stderr: a hook exits 0 whatever
+// happens.
+func (opts *hookOptions) survive(err *error) {
+	if r := recover(); r != nil {
+		fmt.Fprintf(opts.IO.Err, "ragraf: internal error in the hook: %v\n", r)
+		*err = nil
+	}
+}
+
+func hookSessionStartRun(ctx context.Context, opts *hookOptions) (err error) {
+	defer opts.survive(&err)
 	format := opts.checkFormat()
 	in := readHookInput(opts.IO.In)
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
@@ -408,7 +418,8 @@ func editedPaths(raw json.RawMessage) []string {
 	return out
 }
 
-func hookPostEditRun(ctx context.Context, opts *hookOptions) error {
+func hookPostEditRun(ctx context.Context, opts *hookOptions) (err error) {
+	defer opts.survive(&err)
 	format := opts.checkFormat()
 	in := readHookInput(opts.IO.In)
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
@@ -479,15 +490,19 @@ func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
 func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 	args, _ := json.Marshal(map[string]string{"path": rel})
 	env, err := svc.Call(ctx, "outline", args)
-	if err != nil {
-		if fe := facade.AsError(err); fe.Code == facade.ErrUnknownID || fe.Code == facade.ErrBadInput {
-			return fmt.Sprintf("ragraf: %s is not in the index (new or excluded); `ragraf reindex --commit` adds it.\n", rel)
-		}
-		return ""
+	var res facade.OutlineResult
+	if err == nil {
+		res, _ = env.Result.(facade.OutlineResult)
 	}
-	res, ok := env.Result.(facade.OutlineResult)
-	if !ok || env.NotFound {
-		return fmt.Sprintf("ragraf: %s is not in the index (new or excluded); `ragraf reindex --commit` adds it.\n", rel)
+	if err != nil || env.NotFound {
+		if err != nil {
+			if fe := facade.AsError(err); fe.Code != facade.ErrUnknownID && fe.Code != facade.ErrBadInput {
+				return ""
+			}
+		}
+		// not in the revision: a new file; compare records it (an add) with whatever else drifted
+		_, _ = svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"})
+		return fmt.Sprintf("ragraf: %s is not in the index (a new file, or excluded); `ragraf reindex --commit` adds it.\n", rel)
 	}
 	var b strings.Builder
 	kind, lines := "", ""
@@ -518,7 +533,11 @@ func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 			fmt.Fprintf(&b, "  … and %d more definitions (ragraf_outline).\n", len(touched)-i)
 			break
 		}
-		fmt.Fprintf(&b, "  changed %s %s (%s:%d)", t.Kind, t.QName, t.Path, t.Line)
+		verb := "changed"
+		if kind == "delete" {
+			verb = "removed"
+		}
+		fmt.Fprintf(&b, "  %s %s %s (%s:%d)", verb, t.Kind, t.QName, t.Path, t.Line)
 		if t.Kind == "function" || t.Kind == "method" {
 			cargs, _ := json.Marshal(map[string]any{"id": t.ID, "limit": 5})
 			if cenv, err := svc.Call(ctx, "callers", cargs); err == nil {

@@ -186,6 +186,21 @@ func TestHookPostEdit(t *testing.T) {
 			t.Errorf("after post-edit %d: %d ledger entries, want 1", i+1, n)
 		}
 	}
+	// a new file is recorded as an add; a deleted one names what went
+	if err := os.WriteFile(filepath.Join(root, "src/New.php"), []byte("<?php\nfunction fresh() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := runIn(t, root, `{"tool_input":{"file_path":"src/New.php"}}`, "hook", "post-edit")
+	if text := hookContext(t, "claude", "PostToolUse", r.stdout); !strings.Contains(text, "src/New.php is not in the index") || ledger() != 2 {
+		t.Errorf("new file: %q, %d ledger entries", text, ledger())
+	}
+	if err := os.Remove(filepath.Join(root, "src/Cart.php")); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = runIn(t, root, `{"tool_input":{"command":"*** Begin Patch\n*** Delete File: src/Cart.php\n*** End Patch"}}`, "hook", "post-edit", "--format", "codex")
+	if text := hookContext(t, "codex", "PostToolUse", r.stdout); !strings.Contains(text, "recorded the delete of src/Cart.php") || !strings.Contains(text, `removed method Shop\Cart::total`) {
+		t.Errorf("deleted file: %q", text)
+	}
 	for _, in := range []string{"", "{", `{"tool_input":{"file_path":"/elsewhere/x.php"}}`} {
 		if r, _ := runIn(t, root, in, "hook", "post-edit"); r.code != 0 || r.stdout != "" {
 			t.Errorf("input %q: %d %q", in, r.code, r.stdout)
