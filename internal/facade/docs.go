@@ -14,7 +14,7 @@ import (
 // DocsArgs names what the documentation is about.
 type DocsArgs struct {
 	ID   string `json:"id,omitempty" jsonschema:"node id of a symbol, table or file, from an earlier answer"`
-	Path string `json:"path,omitempty" jsonschema:"a source file (sections documenting it or its symbols) or a documentation file (its sections)"`
+	Path string `json:"path,omitempty" jsonschema:"a source file or a documentation file"`
 	Page
 }
 

@@ -24,8 +24,8 @@ type DriftArgs struct {
 	Path    string `json:"path,omitempty" jsonschema:"only entries for this project-relative path"`
 	Kind    string `json:"kind,omitempty" jsonschema:"only entries of this kind: add, modify, delete, rename, slice_boundary, schema_change, note"`
 	Unacked bool   `json:"unacked,omitempty" jsonschema:"only entries without an acknowledgement"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"how many entries to return (default 100, max 1000)"`
-	Cursor  string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"page size (default 100, max 1000)"`
+	Cursor  string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
 }
 
 // DriftResult lists one page of the active revision's ledger entries, oldest

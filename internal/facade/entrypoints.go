@@ -15,9 +15,9 @@ import (
 // EntryPointsArgs filters the entry points.
 type EntryPointsArgs struct {
 	Kind   string `json:"kind,omitempty" jsonschema:"web_route, http_endpoint, cli_command or cron_job; empty for all"`
-	Path   string `json:"path,omitempty" jsonschema:"only entry points declared in this file or below this directory"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"how many entry points to return (default 200, max 1000)"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
+	Path   string `json:"path,omitempty" jsonschema:"only those declared in this file or directory"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 200, max 1000)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
 }
 
 // EntryPoint is one route, endpoint, command or job.

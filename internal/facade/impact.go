@@ -137,8 +137,8 @@ type ImpactArgs struct {
 	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
 	Path  string `json:"path,omitempty" jsonschema:"a file that changes, instead of one definition"`
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
-	Mode  string `json:"mode,omitempty" jsonschema:"hard: only chains of stated edges; all: also derived chains in the soft block (default all)"`
-	List  string `json:"list,omitempty" jsonschema:"the list to page: symbols (default), files, entry_points or tables; a cursor names its own list"`
+	Mode  string `json:"mode,omitempty" jsonschema:"hard (stated chains only) or all (default)"`
+	List  string `json:"list,omitempty" jsonschema:"list to page: symbols (default), files, entry_points, tables"`
 	Page
 }
 

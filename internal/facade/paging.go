@@ -21,8 +21,8 @@ import (
 // table_usage and drift keep their larger default limits in fields of
 // their own.
 type Page struct {
-	Limit  int    `json:"limit,omitempty" jsonschema:"how many items to return (default 20, max 500)"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 20, max 500)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
 }
 
 const (

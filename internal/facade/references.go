@@ -14,9 +14,9 @@ import (
 
 // ReferencesArgs names the definition and the kinds of use.
 type ReferencesArgs struct {
-	ID                 string   `json:"id,omitempty" jsonschema:"node id from symbol or search, e.g. n0abf6f784f590cb9f3595b7591a4f4b8"`
+	ID                 string   `json:"id,omitempty" jsonschema:"node id from an earlier answer"`
 	QName              string   `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
-	Kinds              []string `json:"kinds,omitempty" jsonschema:"use kinds to list (default all): calls, calls_heuristic, references, instantiates, extends, implements, uses_trait, overrides, includes, imports, queries, references_table, handles, documented_by"`
+	Kinds              []string `json:"kinds,omitempty" jsonschema:"edge kinds (default all): calls, calls_heuristic, references, instantiates, extends, implements, uses_trait, overrides, includes, imports, queries, references_table, handles, documented_by"`
 	IncludeDeclaration bool     `json:"include_declaration,omitempty" jsonschema:"also list the definition itself first"`
 	Page
 }

@@ -17,7 +17,7 @@ import (
 
 // SchemaArgs optionally names one table.
 type SchemaArgs struct {
-	Table string `json:"table,omitempty" jsonschema:"table name, with or without its prefix (wp_posts or posts); empty for all tables"`
+	Table string `json:"table,omitempty" jsonschema:"table name, with or without prefix; empty for all"`
 	Page
 }
 

@@ -20,8 +20,8 @@ import (
 // SearchArgs is a lexical query with filters.
 type SearchArgs struct {
 	Query    string `json:"query" jsonschema:"words or identifiers, e.g. add item to cart or addItem"`
-	Mode     string `json:"mode,omitempty" jsonschema:"lexical (default), semantic or hybrid; semantic and hybrid need vectors and fall back to lexical when the revision has none"`
-	Kind     string `json:"kind,omitempty" jsonschema:"only hits of this kind: a node kind (class, method, ...) or a text kind (docblock, comment, doc_section)"`
+	Mode     string `json:"mode,omitempty" jsonschema:"lexical (default), semantic or hybrid (need vectors, else lexical)"`
+	Kind     string `json:"kind,omitempty" jsonschema:"a node kind (class, method, ...), docblock, comment or doc_section"`
 	PathGlob string `json:"path_glob,omitempty" jsonschema:"only hits in paths matching this glob, e.g. src/**/*.php"`
 	Page
 }

@@ -33,7 +33,7 @@ type Symbol struct {
 type SymbolArgs struct {
 	Name  string `json:"name,omitempty" jsonschema:"short name, e.g. addItem or Cart (case-insensitive)"`
 	QName string `json:"qname,omitempty" jsonschema:"qualified name, e.g. App\\Cart::addItem"`
-	Kind  string `json:"kind,omitempty" jsonschema:"only this node kind: class, interface, trait, enum, function, method, property, constant, namespace, file"`
+	Kind  string `json:"kind,omitempty" jsonschema:"node kind: class, interface, trait, enum, function, method, property, constant, namespace, file"`
 	Path  string `json:"path,omitempty" jsonschema:"only definitions in this file (relative to the project root)"`
 	Fuzzy bool   `json:"fuzzy,omitempty" jsonschema:"match names containing the text instead of equal to it"`
 	Page

@@ -18,8 +18,8 @@ import (
 type TableUsageArgs struct {
 	Table  string `json:"table" jsonschema:"table name, with or without its prefix, e.g. wp_posts or posts"`
 	Column string `json:"column,omitempty" jsonschema:"only uses that name this column explicitly"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"how many uses to return (default 200, max 1000)"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the previous answer, for the next page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 200, max 1000)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
 }
 
 // TableUse is one place that touches the table.

@@ -203,8 +203,8 @@ func TestFT22_CLIMatchesMCP(t *testing.T) {
 		t.Errorf("%d tools for %d operations", len(tools.Tools), want)
 	}
 	for _, tl := range tools.Tools {
-		if !strings.HasPrefix(tl.Name, "ragraf_") || !strings.Contains(tl.Description, "Example:") || tl.OutputSchema == nil {
-			t.Errorf("tool %s: name, example or output schema missing", tl.Name)
+		if !strings.HasPrefix(tl.Name, "ragraf_") || !strings.Contains(tl.Description, "Example:") {
+			t.Errorf("tool %s: name or example missing", tl.Name)
 		}
 	}
 	var facts []facade.Fact

@@ -51,10 +51,8 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ragraf", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: "ragraf answers questions about this code repository from an index: definitions, uses, callers, " +
-			"impact, a ranked map, lexical search and the source as indexed. Every answer is an envelope whose " +
-			"stale_warnings list cited files that changed since indexing; read those with ragraf_live_read.",
-		Logger: opts.Logger,
+		Instructions: instructions,
+		Logger:       opts.Logger,
 	})
 	descs := map[string]tool{}
 	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools} {
@@ -67,8 +65,7 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 		if !ok {
 			continue
 		}
-		ann := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false), IdempotentHint: true}
-		if err := addTool(srv, svc, o, t, ann, opts.Logger); err != nil {
+		if err := addTool(srv, svc, o, t, readOnly(), opts.Logger); err != nil {
 			return nil, err
 		}
 	}
@@ -78,36 +75,51 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 	return srv, nil
 }
 
-// addTool registers operation o as the tool ragraf_<op>, with schemas derived
-// from its Go types and t's title and description.
+// readOnly is the annotation of every tool that only reads the index. Every
+// hint is set: the protocol's defaults assume a destructive, open-world tool.
+func readOnly() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
+}
+
+// addTool registers operation o as the tool ragraf_<op>, with the input
+// schema derived from its Go types and t's title and description.
+//
+// No tool declares an output schema: the envelope's schema repeated for every
+// tool made up four fifths of tools/list, and a client gains nothing from it
+// (Claude Code hands the model structuredContent either way, and concise and
+// detailed answers differ in shape). The result is still structuredContent.
 func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp.ToolAnnotations, log *slog.Logger) error {
+	if t.title == "" {
+		return fmt.Errorf("tool %s has no title", o.Name)
+	}
 	in, err := jsonschema.ForType(o.Args, schemaOptions())
 	if err != nil {
 		return fmt.Errorf("input schema of %s: %w", o.Name, err)
 	}
-	out, err := outputSchema(o.Result)
-	if err != nil {
-		return fmt.Errorf("output schema of %s: %w", o.Name, err)
-	}
+	portable(in)
 	srv.AddTool(&mcp.Tool{
 		Name: Prefix + o.Name, Title: t.title, Description: t.description,
-		InputSchema: in, OutputSchema: out, Annotations: ann,
+		InputSchema: in, Annotations: ann,
 	}, handler(svc, o.Name, log))
 	return nil
 }
 
-// outputSchema is the envelope's schema with result typed as the operation's.
-func outputSchema(result reflect.Type) (*jsonschema.Schema, error) {
-	env, err := jsonschema.ForType(reflect.TypeFor[facade.Envelope](), schemaOptions())
-	if err != nil {
-		return nil, err
+// portable rewrites what schemas derived from Go types say in a way not every
+// client reads: a Go slice is ["null","array"], which single-type dialects
+// (Gemini's function declarations, OpenAPI 3.0) reject. An argument is either
+// an array or absent, so the type becomes "array".
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
 	}
-	res, err := jsonschema.ForType(result, schemaOptions())
-	if err != nil {
-		return nil, err
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
 	}
-	env.Properties["result"] = res
-	return env, nil
+	for _, p := range s.Properties {
+		portable(p)
+	}
+	portable(s.Items)
+	portable(s.AdditionalProperties)
 }
 
 // schemaOptions describes the recursive outline item by hand: schemas
