@@ -262,10 +262,14 @@ func Install(opts Options) (*Report, error) {
 		if a.Op != "unchanged" {
 			abs := filepath.Join(opts.Root, filepath.FromSlash(path))
 			dirs, err := mkdirs(opts.Root, filepath.Dir(abs))
-			if err != nil {
-				return nil, err
+			if err == nil {
+				err = writeAtomic(abs, p.after, p.mode)
 			}
-			if err := writeAtomic(abs, p.after, p.mode); err != nil {
+			if err != nil {
+				// what was written so far stays undoable
+				if serr := rec.save(opts.Root); serr != nil {
+					return nil, errors.Join(err, serr)
+				}
 				return nil, err
 			}
 			switch {

@@ -390,3 +390,34 @@ func TestExpandTargets(t *testing.T) {
 		t.Errorf("emacs: %v", err)
 	}
 }
+
+// TestAgentInstallOtherCommand: installing again with another executable
+// path updates ragraf's entries and hooks in place instead of adding
+// second ones.
+func TestAgentInstallOtherCommand(t *testing.T) {
+	root := seed(t, scenarios["existing"])
+	orig := snapshot(t, root)
+	if _, err := Install(testOptions(root, "claude", "cursor", "gemini")); err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(root, "claude", "cursor", "gemini")
+	o.Command = "/opt/ragraf/bin/ragraf"
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	now := snapshot(t, root)
+	for _, p := range []string{".claude/settings.json", ".cursor/hooks.json", ".gemini/settings.json"} {
+		if n := strings.Count(now[p], "hook session-start"); n != 1 || !strings.Contains(now[p], "/opt/ragraf/bin/ragraf hook session-start") {
+			t.Errorf("%s: %d session-start hooks:\n%s", p, n, now[p])
+		}
+	}
+	if !strings.Contains(now[".mcp.json"], `"command": "/opt/ragraf/bin/ragraf"`) {
+		t.Errorf(".mcp.json:\n%s", now[".mcp.json"])
+	}
+	if _, err := Uninstall(testOptions(root, "claude", "cursor", "gemini")); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(orig, snapshot(t, root)); d != "" {
+		t.Errorf("uninstall did not restore (-orig +now):\n%s", d)
+	}
+}

@@ -5,8 +5,6 @@
 
 package agent
 
-import "strings"
-
 func cursorEdits() []edit {
 	return []edit{
 		{path: ".cursor/mcp.json", fn: jsonEntry([]string{"mcpServers", "ragraf"}, func(c editCtx) any {
@@ -29,7 +27,7 @@ func cursorHook(event, name string) func([]byte, bool, editCtx) ([]byte, error) 
 		owns := func(v any) bool {
 			m, ok := v.(map[string]any)
 			c, _ := m["command"].(string)
-			return ok && (c == prefix || strings.HasPrefix(c, prefix+" "))
+			return ok && isRagrafHook(c, ctx.command, name)
 		}
 		d, err := parseJSONC(cur)
 		if err != nil {

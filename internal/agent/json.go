@@ -5,6 +5,7 @@ package agent
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 )
 
@@ -52,10 +53,9 @@ func hookGroup(matcher, command string, timeout int) any {
 }
 
 // isRagrafGroup reports whether a decoded hook group holds exactly one
-// handler and that handler runs `<command> hook <name>`: ragraf's own group,
+// handler and that handler is a ragraf hook called name: ragraf's own group,
 // which a re-install may update. Groups with other handlers are never taken.
 func isRagrafGroup(command, name string) func(any) bool {
-	prefix := command + " hook " + name
 	return func(v any) bool {
 		g, ok := v.(map[string]any)
 		if !ok {
@@ -70,8 +70,22 @@ func isRagrafGroup(command, name string) func(any) bool {
 			return false
 		}
 		c, _ := h["command"].(string)
-		return c == prefix || strings.HasPrefix(c, prefix+" ")
+		return isRagrafHook(c, command, name)
 	}
+}
+
+// isRagrafHook reports whether the command line c runs `ragraf hook name`,
+// by the executable command or any other path to a binary named ragraf (so
+// an install with another --command updates the hook instead of adding a
+// second one).
+func isRagrafHook(c, command, name string) bool {
+	f := strings.Fields(c)
+	if len(f) < 3 || f[1] != "hook" || f[2] != name {
+		return false
+	}
+	exe := strings.Trim(f[0], `"'`)
+	base := strings.TrimSuffix(filepath.Base(exe), ".exe")
+	return exe == command || base == "ragraf" || base == strings.TrimSuffix(filepath.Base(command), ".exe")
 }
 
 // hookEntry appends ragraf's hook group to hooks.<event> (the keys), or
@@ -80,7 +94,7 @@ func hookEntry(keys []string, name, matcher, args string, timeout int) func([]by
 	return func(cur []byte, _ bool, ctx editCtx) ([]byte, error) {
 		cmd := hookCommand(ctx, args)
 		g := hookGroup(matcher, cmd, timeout)
-		out, err := appendJSON(cur, keys, g, isRagrafGroup(hookCommand(ctx, ""), name))
+		out, err := appendJSON(cur, keys, g, isRagrafGroup(ctx.command, name))
 		if err != nil {
 			var se *jsonSyntaxError
 			if errors.As(err, &se) {
