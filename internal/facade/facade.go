@@ -57,8 +57,8 @@ type snapshot struct {
 	checkOnce sync.Once
 	check     *drift.Checker // stale checks against this revision (stale.go)
 
-	rankMu sync.Mutex
-	rank   *rankEntry // repo_map's rank graph (repomap.go)
+	cacheMu sync.Mutex
+	cache   map[string]any // per-revision results by key (revcache.go)
 }
 
 // New returns a Service for the project at root. It opens nothing until the

@@ -75,7 +75,7 @@ func TestCachesGoWithTheirRevision(t *testing.T) {
 	call(t, s, "repo_map", `{"budget_tokens":300}`)
 	freed := make(chan struct{})
 	s.mu.Lock()
-	runtime.AddCleanup(s.cur.rank.g, func(ch chan struct{}) { close(ch) }, freed)
+	runtime.AddCleanup(s.cur.cache["rank"].(*cacheEntry[*rankGraph]).v, func(ch chan struct{}) { close(ch) }, freed)
 	s.mu.Unlock()
 	f.publish(t, root, "rev-0002")
 	if env := call(t, s, "repo_map", `{"budget_tokens":300}`); env.IndexRev != "rev-0002" {

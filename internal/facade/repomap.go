@@ -71,44 +71,10 @@ type arc struct {
 	w  float64
 }
 
-// rankEntry is the rank graph of one open revision (snapshot.rank), built
-// once by the first call that needs it and freed with the revision. The build
-// runs detached from that call's context and holds a reference on the
-// revision, so a cancelled call neither stops it for the calls waiting on it
-// nor leaves a cancelled result behind; an error is not kept, and the next
-// call builds again.
-type rankEntry struct {
-	done chan struct{}
-	g    *rankGraph
-	err  error
-}
-
+// rankGraph returns the rank graph of snap, built once per open revision
+// (revcache.go).
 func (s *Service) rankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
-	snap.rankMu.Lock()
-	e := snap.rank
-	if e == nil {
-		e = &rankEntry{done: make(chan struct{})}
-		snap.rank = e
-		snap.refs.Add(1) // the caller holds one: the revision stays open for the build
-		go func() {
-			defer snap.refs.Done()
-			g, err := buildRankGraph(context.WithoutCancel(ctx), snap)
-			snap.rankMu.Lock()
-			e.g, e.err = g, err
-			if err != nil && snap.rank == e {
-				snap.rank = nil
-			}
-			snap.rankMu.Unlock()
-			close(e.done)
-		}()
-	}
-	snap.rankMu.Unlock()
-	select {
-	case <-e.done:
-		return e.g, e.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return cached(ctx, snap, "rank", func(ctx context.Context) (*rankGraph, error) { return buildRankGraph(ctx, snap) })
 }
 
 // referenceWeight and containWeight weigh the arcs: a use says much more

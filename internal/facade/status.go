@@ -5,6 +5,7 @@ package facade
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/store/control"
@@ -83,6 +84,33 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 		return nil, err
 	}
 	defer release()
+	// the counts are the revision's, computed once (revcache.go); the
+	// history is read each time
+	res, err := cached(ctx, snap, "status/"+strconv.Itoa(args.Examples), func(ctx context.Context) (StatusResult, error) {
+		return revisionStatus(ctx, snap, args.Examples)
+	})
+	if err != nil {
+		return nil, err
+	}
+	ctl, err := s.control(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if res.History, err = ctl.Revs(ctx); err != nil {
+		return nil, storeError(err)
+	}
+	env := s.envelope("status", snap)
+	env.Result = res
+	env.Limits = Limits{Limit: args.Examples, Returned: 1, Total: 1}
+	if err := s.finish(ctx, env, snap, nil); err != nil {
+		return nil, err
+	}
+	return env, nil
+}
+
+// revisionStatus is the part of status that depends on the revision alone.
+func revisionStatus(ctx context.Context, snap *snapshot, examples int) (StatusResult, error) {
+	args := StatusArgs{Examples: examples}
 	g := snap.graph
 	res := StatusResult{
 		Rev: snap.name, CreatedAt: snap.info.CreatedAt, CorpusHash: snap.info.CorpusHash, GitHead: snap.info.GitHead,
@@ -91,7 +119,7 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	}
 	files, err := g.Files(ctx)
 	if err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	for _, f := range files {
 		res.Files.Total++
@@ -123,14 +151,14 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	}
 	nc, err := g.NodeCounts(ctx)
 	if err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	for _, c := range nc {
 		res.Nodes[c.Key] = c.Count
 	}
 	ec, err := g.EdgeCounts(ctx)
 	if err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	for _, c := range ec {
 		kind, prov := splitKey(c.Key)
@@ -141,17 +169,17 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	}
 	uc, err := g.UnresolvedCounts(ctx)
 	if err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	for _, c := range uc {
 		res.Unresolved[c.Key] = c.Count
 	}
 	if res.Chunks, err = snap.lex.ChunkCount(ctx); err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	conflicts, total, err := g.Conflicts(ctx, args.Examples)
 	if err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	res.Conflicts = ConflictList{Total: total, Items: []Conflict{}}
 	for _, c := range conflicts {
@@ -159,27 +187,14 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	}
 	dups, dtotal, err := g.Duplicates(ctx, args.Examples)
 	if err != nil {
-		return nil, storeError(err)
+		return StatusResult{}, storeError(err)
 	}
 	res.Duplicates = DuplicateList{Total: dtotal, Groups: dups}
 	if res.Duplicates.Groups == nil {
 		res.Duplicates.Groups = [][]string{}
 	}
-	ctl, err := s.control(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if res.History, err = ctl.Revs(ctx); err != nil {
-		return nil, storeError(err)
-	}
 	res.Domain = domainStatus(ctx, snap)
-	env := s.envelope("status", snap)
-	env.Result = res
-	env.Limits = Limits{Limit: args.Examples, Returned: 1, Total: 1}
-	if err := s.finish(ctx, env, snap, nil); err != nil {
-		return nil, err
-	}
-	return env, nil
+	return res, nil
 }
 
 func splitKey(k string) (string, string) {
