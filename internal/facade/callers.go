@@ -56,7 +56,7 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 	if err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, err
 	if err := checkTarget(args.ID, args.QName); err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ func (s *Service) Docs(ctx context.Context, args DocsArgs) (*Envelope, error) {
 		}
 		path = p
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func (s *Service) record(ctx context.Context, ctl *control.Store, snap *snapshot
 
 // Drift lists the active revision's ledger.
 func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) {
-	pg, err := paging("drift", args.Limit, args.Cursor, 100, 1000)
+	pg, err := paging("drift", args.Limit, args.Cursor, 100, 1000, args)
 	if err != nil {
 		return nil, err
 	}

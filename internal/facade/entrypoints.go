@@ -79,7 +79,7 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 		}
 		prefix = p
 	}
-	pg, err := paging(op, args.Limit, args.Cursor, 200, 1000)
+	pg, err := paging(op, args.Limit, args.Cursor, 200, 1000, args)
 	if err != nil {
 		return nil, err
 	}

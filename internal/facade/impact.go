@@ -215,7 +215,7 @@ func impactPager(args ImpactArgs) (pager, string, error) {
 	if list != "symbols" {
 		name += "." + list
 	}
-	pg, err := paging(name, args.Limit, args.Cursor, defaultLimit, maxLimit)
+	pg, err := paging(name, args.Limit, args.Cursor, defaultLimit, maxLimit, args)
 	return pg, list, err
 }
 
@@ -496,7 +496,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 				if res.Cursors == nil {
 					res.Cursors = map[string]string{}
 				}
-				res.Cursors[l.name] = pager{list: op + "." + l.name}.cursor(snap, limit)
+				res.Cursors[l.name] = pager{list: op + "." + l.name, key: pg.key}.cursor(snap, limit)
 			}
 		}
 		total, returned = len(hard)+len(soft), len(pageHard)+len(pageSoft)

@@ -43,7 +43,7 @@ func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs)
 	if err := checkTarget(args.ID, args.QName); err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -34,32 +35,36 @@ const (
 const cursorVersion = "c1"
 
 // pager is one validated page request: the list it walks, the page size and
-// where it starts, and the revision its cursor was cut from (none without a
-// cursor).
+// where it starts, the key of the request's other arguments, and the
+// revision its cursor was cut from (none without a cursor).
 type pager struct {
 	list   string // the op, or "op.list" for a nested list
 	limit  int
 	offset int
+	key    string // argsKey of the request
 	rev    string
 	stamp  string
 }
 
-// page validates limit and cursor with the default limits.
-func (p Page) page(op string) (pager, error) {
-	return paging(op, p.Limit, p.Cursor, defaultLimit, maxLimit)
+// page validates limit and cursor with the default limits; args is the
+// whole request.
+func (p Page) page(op string, args any) (pager, error) {
+	return paging(op, p.Limit, p.Cursor, defaultLimit, maxLimit, args)
 }
 
 // paging validates a limit (def for 0, at most hi) and a cursor issued for
-// list. Cursors are base64url of "c1:<list>:<offset>:<rev>:<stamp>". A
-// cursor that does not decode, or was issued for another list, is bad input;
-// whether it belongs to the answering revision is checked by pager.check once
-// the revision is acquired.
-func paging(list string, limit int, cursor string, def, hi int) (pager, error) {
+// list and for a request with the arguments of args (the whole request; its
+// limit, cursor and list may differ). Cursors are base64url of
+// "c1:<list>:<offset>:<rev>:<stamp>:<key>". A cursor that does not decode,
+// was issued for another list or for other arguments, is bad input; whether
+// it belongs to the answering revision is checked by pager.check once the
+// revision is acquired.
+func paging(list string, limit int, cursor string, def, hi int, args any) (pager, error) {
 	limit, err := checkRange("limit", limit, def, 1, hi)
 	if err != nil {
 		return pager{}, err
 	}
-	pg := pager{list: list, limit: limit}
+	pg := pager{list: list, limit: limit, key: argsKey(args)}
 	if cursor == "" {
 		return pg, nil
 	}
@@ -67,8 +72,34 @@ func paging(list string, limit int, cursor string, def, hi int) (pager, error) {
 	if !ok || c.list != list {
 		return pager{}, badInput("cursor %q was not issued by %s: pass limits.cursor of a %s answer unchanged, or no cursor for the first page", cursor, opOf(list), opOf(list))
 	}
+	if c.key != pg.key {
+		return pager{}, badInput("cursor was cut for %s with other arguments: repeat the arguments of the first page (only limit may change), or ask without cursor", opOf(list))
+	}
 	c.limit = limit
 	return c, nil
+}
+
+// argsKey identifies a request's arguments apart from paging (limit, cursor,
+// and impact's list, which a cursor names itself): a short hash of their
+// JSON, "" when no other argument is set.
+func argsKey(args any) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return ""
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	delete(m, "limit")
+	delete(m, "cursor")
+	delete(m, "list")
+	if len(m) == 0 {
+		return ""
+	}
+	b, _ = json.Marshal(m) // keys sorted
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:6])
 }
 
 // decodeCursor parses a cursor; ok is false for anything malformed.
@@ -78,14 +109,14 @@ func decodeCursor(cursor string) (pager, bool) {
 		return pager{}, false
 	}
 	parts := strings.Split(string(b), ":")
-	if len(parts) != 5 || parts[0] != cursorVersion || parts[1] == "" || parts[3] == "" {
+	if len(parts) != 6 || parts[0] != cursorVersion || parts[1] == "" || parts[3] == "" {
 		return pager{}, false
 	}
 	off, err := strconv.Atoi(parts[2])
 	if err != nil || off < 0 || strconv.Itoa(off) != parts[2] {
 		return pager{}, false
 	}
-	return pager{list: parts[1], offset: off, rev: parts[3], stamp: parts[4]}, true
+	return pager{list: parts[1], offset: off, rev: parts[3], stamp: parts[4], key: parts[5]}, true
 }
 
 // opOf is the operation of a list name ("impact.files" -> "impact").
@@ -120,7 +151,7 @@ func (p pager) check(snap *snapshot) error {
 
 // cursor is the cursor of the page that starts at offset in snap.
 func (p pager) cursor(snap *snapshot, offset int) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(cursorVersion + ":" + p.list + ":" + strconv.Itoa(offset) + ":" + snap.name + ":" + revStamp(snap)))
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorVersion + ":" + p.list + ":" + strconv.Itoa(offset) + ":" + snap.name + ":" + revStamp(snap) + ":" + p.key))
 }
 
 // limits fills the envelope's limits for a page of returned items out of

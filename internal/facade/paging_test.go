@@ -388,9 +388,10 @@ func TestPagingWalksEveryListToItsEnd(t *testing.T) {
 }
 
 // TestPagingStaleCursorRefused cuts a cursor on one revision and passes it to
-// the next: the answer is E_STALE_CURSOR, not a page at shifted offsets. A
-// cursor that does not decode, or that another operation issued, stays
-// E_BAD_INPUT.
+// the next, and to a new build of the same revision name: the answer is
+// E_STALE_CURSOR, not a page at shifted offsets. A cursor that does not
+// decode, that another operation issued, or that was cut for other arguments
+// is E_BAD_INPUT.
 func TestPagingStaleCursorRefused(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "composer.json", `{"require": {"laravel/framework": "^11.0"}}`+"\n")
@@ -414,9 +415,11 @@ func TestPagingStaleCursorRefused(t *testing.T) {
 		t.Fatalf("first page: %+v", env.Limits)
 	}
 	staleEP := env.Limits.Cursor
-	// the cursor works on its revision
-	if _, err := s.Call(ctx, "entry_points", []byte(`{"limit":10,"cursor":"`+staleEP+`"}`)); err != nil {
-		t.Fatalf("cursor on its own revision: %v", err)
+	// the cursor works on its revision, with another page size too
+	all := entryKeys(call(t, s, "entry_points", `{"limit":30}`))
+	next := call(t, s, "entry_points", `{"limit":7,"cursor":"`+staleEP+`"}`)
+	if got := entryKeys(next); len(got) != 7 || got[0] != all[10] || next.Limits.Limit != 7 {
+		t.Fatalf("page after the cursor: %v, want 7 from %v", got, all[10])
 	}
 	writeFile(t, root, "src/a.php", "<?php\nfunction a() { return 2; }\n")
 	if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
@@ -441,13 +444,16 @@ func TestPagingStaleCursorRefused(t *testing.T) {
 	if fe := AsError(errOr(err)); fe.Code != ErrStaleCursor || !strings.Contains(fe.Message, "earlier build of rev-0001") {
 		t.Errorf("cursor of the dropped rev-0001 on the new rev-0001: %v, want %s", err, ErrStaleCursor)
 	}
-	// malformed cursors and cursors of another op are bad input
+	// malformed cursors, cursors of another op or of other arguments are
+	// bad input
 	env = call(t, s2, "entry_points", `{"limit":10}`)
 	for _, c := range []struct{ op, args string }{
 		{"entry_points", `{"cursor":"xyz"}`},
 		{"entry_points", `{"cursor":"` + fixtureCursor("entry_points", 5)[:10] + `"}`},
 		{"table_usage", `{"table":"orders","cursor":"` + env.Limits.Cursor + `"}`},
 		{"drift", `{"cursor":"` + env.Limits.Cursor + `"}`},
+		// a cursor belongs to the arguments it was cut for; only limit may change
+		{"entry_points", `{"kind":"web_route","cursor":"` + env.Limits.Cursor + `"}`},
 	} {
 		_, err := s2.Call(ctx, c.op, []byte(c.args))
 		if fe := AsError(errOr(err)); fe.Code != ErrBadInput {

@@ -72,7 +72,7 @@ func (s *Service) References(ctx context.Context, args ReferencesArgs) (*Envelop
 	if err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ type RevisionsResult struct {
 // Revisions lists the revision history and the archive reports.
 func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope, error) {
 	const op = "revisions"
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

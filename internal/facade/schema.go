@@ -100,7 +100,7 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	if err := checkQueryLanguage("table", args.Table); err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

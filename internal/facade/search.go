@@ -88,7 +88,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 			return nil, badInput("path_glob %q is not a valid glob", args.PathGlob)
 		}
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

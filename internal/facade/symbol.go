@@ -70,7 +70,7 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 		}
 		path = p
 	}
-	pg, err := args.page(op)
+	pg, err := args.page(op, args)
 	if err != nil {
 		return nil, err
 	}

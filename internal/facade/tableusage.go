@@ -56,7 +56,7 @@ func (s *Service) TableUsage(ctx context.Context, args TableUsageArgs) (*Envelop
 			return nil, err
 		}
 	}
-	pg, err := paging(op, args.Limit, args.Cursor, 200, 1000)
+	pg, err := paging(op, args.Limit, args.Cursor, 200, 1000, args)
 	if err != nil {
 		return nil, err
 	}

@@ -142,11 +142,11 @@ func TestMCPEntryPointsPageToTheEnd(t *testing.T) {
 	if out, code := run(t, root, "index"); code != 0 {
 		t.Fatalf("second index: %d %s", code, out)
 	}
-	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_entry_points", Arguments: map[string]any{"limit": 200, "cursor": first}})
+	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_entry_points", Arguments: map[string]any{"kind": "web_route", "limit": 200, "cursor": first}})
 	if res == nil || !res.IsError || !strings.Contains(text(t, res), `"code":"`+facade.ErrStaleCursor+`"`) {
 		t.Errorf("stale cursor over MCP: %+v", res)
 	}
-	out, code := run(t, root, "query", "entry_points", "--args", `{"limit":200,"cursor":"`+first+`"}`)
+	out, code := run(t, root, "query", "entry_points", "--args", `{"kind":"web_route","limit":200,"cursor":"`+first+`"}`)
 	if code != 1 || !strings.Contains(string(out), facade.ErrStaleCursor) {
 		t.Errorf("stale cursor from the CLI: exit %d, %s", code, out)
 	}
