@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -195,7 +196,15 @@ func describe(n ast.Node) string {
 	case nil, *ast.NullNode:
 		return "nothing"
 	case *ast.StringNode, *ast.LiteralNode:
-		return fmt.Sprintf("the string %s", n.String())
+		v := n.String()
+		// an error is one line: a block of text is quoted, and long ones cut
+		if strings.ContainsAny(v, "\n\r\t") || len(v) > 80 {
+			if len(v) > 80 {
+				v = v[:80] + "…"
+			}
+			v = strconv.Quote(v)
+		}
+		return "the string " + v
 	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
 		return "the number " + n.String()
 	case *ast.BoolNode:

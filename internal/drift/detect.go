@@ -33,6 +33,9 @@ type IndexedFile struct {
 	Size  int64
 	MTime int64  // unix nanoseconds
 	Hash  string // sha256 of the raw bytes; "" when the file was never read
+	// Unreadable: the build could not read the file; once it can be read it
+	// is a change (the index holds none of its facts)
+	Unreadable bool
 }
 
 // Source reads the revision the working tree is compared with. The functions
@@ -129,8 +132,18 @@ func checkOne(ctx context.Context, src Source, root, path string, st Stat, idx I
 		}
 		return []Delta{{Kind: KindDelete, Path: path, Lines: lines, Nodes: allIDs(nodes),
 			DedupKey: key(src.Rev, KindDelete, path)}}, nil
-	case indexed && idx.Hash == "":
+	case indexed && idx.Hash == "" && !idx.Unreadable:
 		return nil, nil // never read at index time (skipped): nothing to compare
+	case indexed && idx.Hash == "":
+		// indexed as unreadable: readable now is a change, whatever its stat
+		cur, ok, err := readCurrent(root, path)
+		if err != nil || !ok {
+			return nil, nil // still unreadable, or gone
+		}
+		n := len(splitLines(string(cur.data)))
+		return []Delta{{Kind: KindModify, Path: path, Lines: [][2]int{{1, max(n, 1)}}, Nodes: []string{},
+			Note: "readable now; the index could not read it", ContentHash: cur.hash,
+			DedupKey: key(src.Rev, KindModify, path, cur.hash)}}, nil
 	case indexed && st.Size == idx.Size && st.MTime == idx.MTime:
 		return nil, nil
 	}
@@ -263,6 +276,7 @@ type Checker struct {
 
 	mu    sync.Mutex
 	cache map[string]checked
+	moves map[string]movesAt // moves.go
 }
 
 type checked struct {
@@ -274,7 +288,7 @@ type checked struct {
 // only read when cfg would index it, so a check never opens a secrets file.
 func NewChecker(src Source, root string, cfg config.Config) *Checker {
 	src.TablePrefixes = cfg.Database.TablePrefixes
-	return &Checker{src: src, root: root, cfg: cfg, cache: map[string]checked{}}
+	return &Checker{src: src, root: root, cfg: cfg, cache: map[string]checked{}, moves: map[string]movesAt{}}
 }
 
 // Rev is the revision the Checker compares with.

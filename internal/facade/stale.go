@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -44,7 +45,8 @@ func (s *Service) checker(snap *snapshot) *drift.Checker {
 func driftSource(snap *snapshot) drift.Source {
 	g := snap.graph
 	conv := func(f graph.File) drift.IndexedFile {
-		return drift.IndexedFile{Path: f.Path, Lang: f.Lang, Size: f.Size, MTime: f.MTime, Hash: f.Hash}
+		return drift.IndexedFile{Path: f.Path, Lang: f.Lang, Size: f.Size, MTime: f.MTime, Hash: f.Hash,
+			Unreadable: f.Status == "failed" && strings.HasPrefix(f.Reason, "unreadable")}
 	}
 	return drift.Source{
 		Rev: snap.name, GitHead: snap.info.GitHead,
@@ -74,6 +76,10 @@ type StaleMark struct {
 	Entries []string `json:"entries"`
 	Lines   []int    `json:"lines"`         // the changed ranges it falls in, as start,end pairs
 	Via     string   `json:"via,omitempty"` // for a chain: path:line of the drifted step
+	// CurrentLine is where the fact's first line is in the working tree when
+	// lines above it were added or removed (kind "moved" when its own lines
+	// did not change); 0 when it did not move or cannot be mapped
+	CurrentLine int `json:"current_line,omitempty"`
 }
 
 // StaleStep is one step of a chain: a node's range or an edge's evidence.
@@ -96,6 +102,7 @@ type pathStale struct {
 	entries []string
 	lines   [][2]int
 	whole   bool // deleted or renamed away: every line is stale
+	moves   *drift.LineMap
 }
 
 // Lines returns the changed line ranges of path against the revision (nil
@@ -123,10 +130,20 @@ func (v *StaleView) At(path string, start, end int) *StaleMark {
 			hit = append(hit, r[0], r[1])
 		}
 	}
-	if hit == nil && !p.whole {
-		return nil
+	moved := 0
+	if p.moves != nil && !p.whole {
+		if cur, ok := p.moves.Map(start); ok && cur != start {
+			moved = cur
+		}
 	}
-	return &StaleMark{Kind: p.kind, Entries: p.entries, Lines: nz(hit)}
+	if hit == nil && !p.whole {
+		if moved == 0 {
+			return nil
+		}
+		// the fact is as indexed, but not where the revision says
+		return &StaleMark{Kind: "moved", Entries: p.entries, Lines: []int{}, CurrentLine: moved}
+	}
+	return &StaleMark{Kind: p.kind, Entries: p.entries, Lines: nz(hit), CurrentLine: moved}
 }
 
 // Chain returns the mark of the first drifted step of a chain (an impact,
@@ -201,6 +218,11 @@ func (s *Service) checkPaths(ctx context.Context, ctl *control.Store, snap *snap
 			ps.lines = append(ps.lines, d.Lines...)
 		}
 		ps.lines = mergeLines(ps.lines)
+		if !ps.whole {
+			if ps.moves, err = ck.Moves(ctx, p); err != nil {
+				return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("mapping the lines of %s: %v", p, err)}
+			}
+		}
 		v.paths[p] = ps
 		if isNew {
 			fresh = append(fresh, ds...)
