@@ -247,6 +247,9 @@ foreach ($pages as $page => $controller) {
 	Route::get("/pages/{$page}", $controller);
 }
 Route::get('/ping', fn () => 'pong');
+Route::group([], function ($router) {
+	$router->post('/broadcast', '\\' . App\Http\Controllers\HomeController::class . '@index');
+});
 Route::fallback([PhotoController::class, 'missing']);
 `
 
@@ -286,7 +289,8 @@ class ReportController { public function daily() {} public function rebuild() {}
 // TestFT7_LaravelHandlers: routes in groups (prefix, namespace, controller),
 // resources with only/except (the update action is PUT and PATCH),
 // invokable controllers (an inherited __invoke too), 'X@m' under a group
-// namespace, ['uses' => …], a loop over a literal array, and routes/api.php
+// namespace, ['uses' => …], '\\' . X::class . '@m' on a $router, a loop over
+// a literal array, and routes/api.php
 // under /api, each linked to the method that handles it; a resource action
 // the controller lacks (comments' update) has no handler.
 func TestFT7_LaravelHandlers(t *testing.T) {
@@ -311,6 +315,7 @@ func TestFT7_LaravelHandlers(t *testing.T) {
 		"web_route GET /profile/{id} -> App\\Http\\Controllers\\Invokable::__invoke",
 		"web_route GET /{fallbackPlaceholder} -> App\\Http\\Controllers\\PhotoController::missing",
 		"web_route POST /admin/reports/rebuild -> App\\Http\\Controllers\\Admin\\ReportController::rebuild",
+		"web_route POST /broadcast -> App\\Http\\Controllers\\HomeController::index",
 		"web_route POST /api/photos/{photos}/comments -> App\\Http\\Controllers\\CommentController::store",
 		"web_route POST /api/search -> App\\Http\\Controllers\\PhotoController::search",
 		"web_route POST /legacy/ban -> App\\Http\\Controllers\\Admin\\UserController::ban",

@@ -338,14 +338,19 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 }
 
 // routerFramework names the framework of $router->get() style routes:
-// fastroute in a file that imports a FastRoute class, else slim.
+// fastroute or laravel in a file that imports a FastRoute or Illuminate
+// class, else slim.
 func (d *domainWalker) routerFramework() string {
+	fw := "slim"
 	for _, fq := range d.names.sc.classes {
-		if strings.HasPrefix(fq, `FastRoute\`) {
+		switch {
+		case strings.HasPrefix(fq, `FastRoute\`):
 			return "fastroute"
+		case strings.HasPrefix(fq, `Illuminate\`):
+			fw = "laravel"
 		}
 	}
-	return "slim"
+	return fw
 }
 
 func isScheduleRecv(recv string) bool {

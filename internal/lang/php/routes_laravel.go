@@ -146,18 +146,40 @@ func (d *domainWalker) laravelAction(e *sitter.Node) (name, raw string, short bo
 	return d.handler(e)
 }
 
-// classConcat evaluates X::class . '@m' to "Fq\X@m".
+// classConcat evaluates a concatenation of strings and X::class, such as
+// X::class . '@m' or '\\' . X::class . '@m', to "Fq\X@m".
 func (d *domainWalker) classConcat(e *sitter.Node) (string, bool) {
-	l, r := e.ChildByFieldName("left"), e.ChildByFieldName("right")
-	if l == nil || r == nil || l.Kind() != "class_constant_access_expression" {
+	var b strings.Builder
+	var walk func(n *sitter.Node, depth int) bool
+	walk = func(n *sitter.Node, depth int) bool {
+		if depth > 8 {
+			return false
+		}
+		switch n.Kind() {
+		case "binary_expression":
+			op := n.ChildByFieldName("operator")
+			l, r := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+			return op != nil && d.text(op) == "." && l != nil && r != nil && walk(l, depth+1) && walk(r, depth+1)
+		case "class_constant_access_expression":
+			cls, _, _ := d.handler(n)
+			if cls == "" || strings.Contains(cls, "::") {
+				return false
+			}
+			b.WriteString(cls)
+			return true
+		}
+		s, ok := d.literal(n)
+		b.WriteString(s)
+		return ok
+	}
+	if !walk(e, 0) {
 		return "", false
 	}
-	cls, _, _ := d.handler(l)
-	m, ok := d.literal(r)
-	if cls == "" || !ok || !strings.HasPrefix(m, "@") {
-		return "", false
+	s := strings.TrimPrefix(b.String(), `\`)
+	if cls, m, ok := strings.Cut(s, "@"); ok && identLike(cls) && identLike(m) {
+		return s, true
 	}
-	return cls + m, true
+	return "", false
 }
 
 // groupClass resolves a controller named in a string under the group's
