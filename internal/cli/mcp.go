@@ -39,7 +39,7 @@ func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
 }
 
 func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
-	root, _, err := opts.Global.project()
+	root, cfgPath, err := opts.Global.project()
 	if err != nil {
 		return err
 	}
@@ -49,6 +49,7 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
+	svc.UseConfig(cfgPath)
 	defer svc.Close()
 	srv, err := mcpserver.New(svc, mcpserver.Options{Version: version.Version, Logger: log})
 	if err != nil {

@@ -98,7 +98,7 @@ func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
 	if opts.Format != "json" && opts.Format != "text" {
 		return &usageError{fmt.Errorf("--format must be json or text, got %q", opts.Format)}
 	}
-	root, _, err := opts.Global.project()
+	root, cfgPath, err := opts.Global.project()
 	if err != nil {
 		return err
 	}
@@ -110,6 +110,7 @@ func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
 	if err != nil {
 		return err
 	}
+	svc.UseConfig(cfgPath)
 	defer svc.Close()
 	env, err := svc.Call(cmd.Context(), op, raw)
 	if err != nil {

@@ -310,3 +310,35 @@ func listTree(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// TestFT39_LiveReadAppliesNamedConfig: with --project naming a config file,
+// live_read and code apply that file's excludes, as the index did.
+func TestFT39_LiveReadAppliesNamedConfig(t *testing.T) {
+	root := writeFiles(t, map[string]string{
+		"ragraf-ci.yaml": "secrets_exclude: ['private/**']\n",
+		"private/a.php":  "<?php\n// private-canary-5\n",
+		"src/b.php":      "<?php\nfunction b() {}\n",
+	})
+	cfg := filepath.Join(root, "ragraf-ci.yaml")
+	if r := run(t, root, "--project", cfg, "index"); r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	for _, op := range []string{"live_read", "code"} {
+		r := run(t, root, "--project", cfg, "query", op, "--args", `{"path":"private/a.php"}`)
+		if r.code == 0 || !strings.Contains(r.stdout, `"E_EXCLUDED"`) || !strings.Contains(r.stdout, `secrets_exclude \"private/**\"`) ||
+			strings.Contains(r.stdout, "private-canary-5") {
+			t.Errorf("%s private/a.php: %d %s", op, r.code, r.stdout)
+		}
+	}
+	if r := run(t, root, "--project", cfg, "query", "live_read", "--args", `{"path":"src/b.php"}`); r.code != 0 {
+		t.Errorf("live_read src/b.php: %d %s", r.code, r.stdout)
+	}
+	// a named config that is gone serves nothing
+	if err := os.Remove(cfg); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, root, "query", "--project", cfg, "live_read", "--args", `{"path":"src/b.php"}`)
+	if r.code == 0 {
+		t.Errorf("live_read without its config: %d %s", r.code, r.stdout)
+	}
+}

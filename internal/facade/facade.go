@@ -29,8 +29,9 @@ import (
 
 // Service answers operations for one project. It is safe for concurrent use.
 type Service struct {
-	root   string
-	layout rev.Layout
+	root    string
+	layout  rev.Layout
+	cfgPath string // the config whose excludes code and live_read apply (UseConfig)
 
 	mu  sync.Mutex
 	cur *snapshot // the revision new calls use
@@ -68,7 +69,7 @@ func New(root string) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{root: abs, layout: rev.Layout{Root: abs}}, nil
+	return &Service{root: abs, layout: rev.Layout{Root: abs}, cfgPath: rev.Layout{Root: abs}.Config()}, nil
 }
 
 // Root is the project directory.

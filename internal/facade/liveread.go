@@ -134,15 +134,24 @@ func (s *Service) readLive(rel string) (string, error) {
 	return string(data), nil
 }
 
+// UseConfig names the config file the project is indexed with when it is not
+// .ragraf/project.yaml (ragraf --project FILE): code and live_read apply its
+// excludes. Call it before the first call.
+func (s *Service) UseConfig(path string) {
+	if path != "" {
+		s.cfgPath = path
+	}
+}
+
 // checkExcluded refuses a path the index excludes (mandatory excludes,
 // secrets_exclude, exclude, .gitignore, include), and a path whose symlinks
 // lead to one, with E_EXCLUDED naming the rule. The rules are the project's
 // current config, applied by corpus.Rules exactly as the walk of an index
 // applies them.
 func (s *Service) checkExcluded(rel string) error {
-	cfg, err := config.Load(s.layout.Config())
+	cfg, err := config.Load(s.cfgPath)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist) && s.cfgPath == s.layout.Config():
 		cfg = config.Default()
 	case err != nil:
 		return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q is not served: the project's excludes cannot be read until its config loads (%v)", rel, err)}
