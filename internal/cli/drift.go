@@ -57,7 +57,7 @@ func newDriftCmd(io IO, g *globalOptions) *cobra.Command {
 			})
 		},
 	}
-	detect.Flags().StringVar(&opts.Method, "method", "compare", "compare, git-diff, hook:session-start or db-schema-diff")
+	detect.Flags().StringVar(&opts.Method, "method", "compare", "compare, git-diff, hook:session-start, hook:post-edit or db-schema-diff")
 
 	record := &cobra.Command{
 		Use:   "record",

@@ -488,6 +488,10 @@ func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
 
 // editSummary is one edited file's lines of the post-edit context.
 func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
+	// the edit goes into the ledger as the hook's, deduplicated with what any
+	// other detector saw of the same change
+	det, _ := json.Marshal(map[string]any{"method": "hook:post-edit", "paths": []string{rel}})
+	_, _ = svc.Call(ctx, "drift_detect", det)
 	args, _ := json.Marshal(map[string]string{"path": rel})
 	env, err := svc.Call(ctx, "outline", args)
 	var res facade.OutlineResult

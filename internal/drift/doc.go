@@ -42,6 +42,7 @@ const (
 	MethodCompare      = "compare"
 	MethodGitDiff      = "git-diff"
 	MethodSessionStart = "hook:session-start"
+	MethodPostEdit     = "hook:post-edit" // an agent's edit, reported by its post-edit hook for the paths it wrote
 	MethodManual       = "manual"
 	MethodDBSchemaDiff = "db-schema-diff"
 )
@@ -50,4 +51,4 @@ const (
 var Kinds = []string{KindAdd, KindModify, KindDelete, KindRename, KindSliceBoundary, KindNote, KindSchemaChange}
 
 // Methods lists every detection method.
-var Methods = []string{MethodCompare, MethodGitDiff, MethodSessionStart, MethodManual, MethodDBSchemaDiff}
+var Methods = []string{MethodCompare, MethodGitDiff, MethodSessionStart, MethodPostEdit, MethodManual, MethodDBSchemaDiff}

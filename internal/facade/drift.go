@@ -38,7 +38,8 @@ type DriftResult struct {
 
 // DriftDetectArgs names the detector to run.
 type DriftDetectArgs struct {
-	Method string `json:"method" jsonschema:"compare, git-diff, hook:session-start or db-schema-diff"`
+	Method string   `json:"method" jsonschema:"compare, git-diff, hook:session-start, hook:post-edit or db-schema-diff"`
+	Paths  []string `json:"paths,omitempty" jsonschema:"check only these files (compare, hook:post-edit; required by hook:post-edit), e.g. [\"src/Cart.php\"]"`
 }
 
 // DriftDetectResult is what a detector found and what it added to the ledger.
@@ -174,7 +175,24 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 		args.Method = drift.MethodCompare
 	}
 	if !slices.Contains(drift.Methods, args.Method) || args.Method == drift.MethodManual {
-		return nil, badInput("unknown method %q: want compare, git-diff, hook:session-start or db-schema-diff", args.Method)
+		return nil, badInput("unknown method %q: want compare, git-diff, hook:session-start, hook:post-edit or db-schema-diff", args.Method)
+	}
+	if args.Method == drift.MethodPostEdit && len(args.Paths) == 0 {
+		return nil, badInput("method hook:post-edit takes paths: the files the edit wrote")
+	}
+	if len(args.Paths) > 0 && args.Method != drift.MethodPostEdit && args.Method != drift.MethodCompare {
+		return nil, badInput("paths go with method compare or hook:post-edit, not %s", args.Method)
+	}
+	if len(args.Paths) > 100 {
+		return nil, badInput("paths holds %d files; at most 100", len(args.Paths))
+	}
+	var paths []string
+	for _, p := range args.Paths {
+		c, err := s.cleanPath("paths", p)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, c)
 	}
 	snap, release, err := s.acquire(ctx)
 	if err != nil {
@@ -183,15 +201,26 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 	defer release()
 	src, cfg := driftSource(snap), s.configOrDefault()
 	var ds []drift.Delta
-	switch args.Method {
-	case drift.MethodCompare, drift.MethodSessionStart:
+	switch {
+	case len(paths) > 0:
+		// the same deltas compare finds for these files, checked alone
+		ck := s.checker(snap)
+		for _, p := range paths {
+			pds, _, cerr := ck.Check(ctx, p)
+			if cerr != nil {
+				err = cerr
+				break
+			}
+			ds = append(ds, pds...)
+		}
+	case args.Method == drift.MethodCompare || args.Method == drift.MethodSessionStart:
 		ds, err = drift.Compare(ctx, src, s.root, cfg)
-	case drift.MethodGitDiff:
+	case args.Method == drift.MethodGitDiff:
 		ds, err = drift.GitDiff(ctx, src, s.root, cfg)
 		if errors.Is(err, drift.ErrNoGitHead) {
 			return nil, badInput("%v; use method compare", err)
 		}
-	case drift.MethodDBSchemaDiff:
+	case args.Method == drift.MethodDBSchemaDiff:
 		ds, err = drift.DBSchemaDiff(ctx, src, s.root, cfg)
 		if errors.Is(err, drift.ErrDBSource) {
 			return nil, badInput("%v", err)
