@@ -99,6 +99,8 @@ func exitCode(ctx context.Context, err error) int {
 			return exitNotIndexed
 		case facade.ErrBadInput, facade.ErrQueryLanguage, facade.ErrPathOutside, facade.ErrUnknownOp:
 			return exitUsage
+		case facade.ErrStaleCursor: // the request was right when it was made: ask again without cursor
+			return exitFailure
 		}
 		return exitFailure
 	case errors.As(err, &ce):
