@@ -22,9 +22,9 @@ type queryOptions struct {
 	Args   string
 	Format string
 	// flag forms of common arguments; only the ones given are sent
-	Name, QName, ID, Path, Kind, Query, Mode, Cursor string
-	Depth, Limit, Budget                             int
-	Focus                                            []string
+	Name, QName, ID, Path, Kind, Query, Mode, Cursor, Base, Head string
+	Depth, Limit, Budget, Line                                   int
+	Focus                                                        []string
 }
 
 func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
@@ -39,7 +39,9 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 		Long: "Run one operation (" + strings.Join(names, ", ") + ") and print the answer envelope as JSON,\n" +
 			"the same bytes the MCP tool ragraf_<op> returns.\n\n" +
 			"  ragraf query symbol --name Cart\n" +
-			"  ragraf query references --args '{\"qname\":\"App\\\\Cart::addItem\",\"limit\":10}'",
+			"  ragraf query references --args '{\"qname\":\"App\\\\Cart::addItem\",\"limit\":10}'\n" +
+			"  ragraf query context --path src/Cart.php --line 14 --budget-tokens 2000\n" +
+			"  ragraf query changes --base HEAD~1",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: names,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,7 +61,10 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.Cursor, "cursor", "", "cursor from the previous page")
 	f.IntVar(&opts.Depth, "depth", 0, "depth argument (callers, impact)")
 	f.IntVar(&opts.Limit, "limit", 0, "page size")
-	f.IntVar(&opts.Budget, "budget-tokens", 0, "budget_tokens argument (repo_map)")
+	f.IntVar(&opts.Budget, "budget-tokens", 0, "budget_tokens argument (repo_map, context)")
+	f.IntVar(&opts.Line, "line", 0, "line argument with --path (context)")
+	f.StringVar(&opts.Base, "base", "", "base commit (changes)")
+	f.StringVar(&opts.Head, "head", "", "head commit (changes)")
 	f.StringSliceVar(&opts.Focus, "focus", nil, "focus argument (repo_map), repeatable")
 	return cmd
 }
@@ -91,6 +96,9 @@ func queryArgs(cmd *cobra.Command, opts *queryOptions) ([]byte, error) {
 	set("limit", "limit", opts.Limit)
 	set("budget-tokens", "budget_tokens", opts.Budget)
 	set("focus", "focus", opts.Focus)
+	set("line", "line", opts.Line)
+	set("base", "base", opts.Base)
+	set("head", "head", opts.Head)
 	return json.Marshal(m)
 }
 

@@ -53,6 +53,8 @@ func Ops() []Op {
 		op[SchemaArgs, SchemaResult]("schema", (*Service).Schema),
 		op[TableUsageArgs, TableUsageResult]("table_usage", (*Service).TableUsage),
 		op[DocsArgs, DocsResult]("docs", (*Service).Docs),
+		op[ContextArgs, ContextResult]("context", (*Service).Context),
+		op[ChangesArgs, ChangesResult]("changes", (*Service).Changes),
 	}
 }
 

@@ -43,6 +43,8 @@ var opCases = []opCase{
 	{"schema", `{"table":"orders"}`, `{"table":"nope"}`},
 	{"table_usage", `{"table":"orders"}`, `{"table":"nope"}`},
 	{"docs", `{"path":"README.md"}`, `{"path":"src/C1.php"}`},
+	{"context", `{"qname":"App\\C1::run"}`, `{"qname":"App\\Nope::run"}`},
+	{"changes", ``, `{}`}, // an unchanged tree; changes_test.go has the valid cases
 }
 
 // fixtureCursor is the cursor at offset of list on the fixture's revision
@@ -83,7 +85,7 @@ func TestFT14_EveryOperation(t *testing.T) {
 	for _, c := range opCases {
 		t.Run(c.op, func(t *testing.T) {
 			env := call(t, s, c.op, c.valid)
-			if env.NotFound || env.Op != c.op || env.Limits.Returned == 0 {
+			if c.valid != "" && (env.NotFound || env.Op != c.op || env.Limits.Returned == 0) {
 				t.Errorf("valid %s: not_found=%v op=%s returned=%d\n%s", c.valid, env.NotFound, env.Op, env.Limits.Returned, encode(t, env))
 			}
 			if c.empty == "" {
@@ -112,7 +114,7 @@ func TestFT21_NotFound(t *testing.T) {
 		env := call(t, s, c.op, c.empty)
 		ok := false
 		for _, sg := range env.Suggest {
-			if sg.Op == "live_read" || sg.Op == "search" || sg.Op == "symbol" || sg.Op == "code" {
+			if sg.Op == "live_read" || sg.Op == "search" || sg.Op == "symbol" || sg.Op == "code" || sg.Op == "drift" {
 				ok = true
 			}
 		}

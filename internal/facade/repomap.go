@@ -64,6 +64,9 @@ type rankGraph struct {
 	index  map[string]int
 	out    [][]arc // by source index
 	byPath map[string][]int
+
+	globalOnce sync.Once // context's ranks without focus (context.go)
+	global     []float64
 }
 
 type arc struct {

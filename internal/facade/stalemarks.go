@@ -64,6 +64,10 @@ func markStale(result any, v *StaleView) any {
 			h.Stale = v.At(h.Path, h.Line, h.EndLine)
 		}
 		return r
+	case ContextResult:
+		return r.mark(v)
+	case ChangesResult:
+		return r.mark(v)
 	case CodeResult:
 		if r.Symbol != nil {
 			markSymbol(r.Symbol, v)

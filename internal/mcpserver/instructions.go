@@ -6,7 +6,8 @@ package mcpserver
 
 const instructions = `ragraf answers from an index of this repository (every answer names its revision in index_rev). Use it first:
 - Finding code: ragraf_search (words) or ragraf_symbol (a name) before grep or opening files; ragraf_outline for one file; ragraf_repo_map for an overview.
-- Before editing a definition: ragraf_references or ragraf_callers for its uses, ragraf_impact for what may break (entry points, tables, tests), ragraf_code for its indexed source.
+- Before editing a definition: ragraf_context for all of it in one budgeted answer; ragraf_references or ragraf_callers for its uses, ragraf_impact for what may break (entry points, tables, tests), ragraf_code for its indexed source.
+- After editing: ragraf_changes lists the definitions changed, added and deleted, and the entry points, tables and tests they reach.
 - Pass the id from one answer to the next tool.
 - Lists are paged: when limits.truncated is true, pass limits.cursor back as cursor.
 - not_found true: the index holds no such fact; suggest names the tools to try next.

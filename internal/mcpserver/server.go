@@ -2,7 +2,7 @@
 // operation (ragraf_<op>) on a server from the official Go SDK and serves it
 // over stdio or streamable HTTP. It imports facade and never a store; tool
 // descriptions live in one file per tool family (symbols.go, graph.go,
-// source.go, index.go).
+// source.go, index.go, domain.go, change.go).
 //
 // Every tool returns the facade's envelope as structured content and the same
 // JSON, byte for byte as `ragraf query` prints it, as text. Failures are tool
@@ -55,7 +55,7 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 		Logger:       opts.Logger,
 	})
 	descs := map[string]tool{}
-	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools} {
+	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools, changeTools} {
 		for _, t := range fam {
 			descs[t.op] = t
 		}
