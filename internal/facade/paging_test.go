@@ -437,12 +437,15 @@ func TestPagingStaleCursorRefused(t *testing.T) {
 	if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
+	// the running Service notices the new build, as a new one would
 	s2, err := New(root)
 	must(t, err)
 	defer s2.Close()
-	_, err = s2.Call(ctx, "entry_points", []byte(`{"limit":10,"cursor":"`+staleEP+`"}`))
-	if fe := AsError(errOr(err)); fe.Code != ErrStaleCursor || !strings.Contains(fe.Message, "earlier build of rev-0001") {
-		t.Errorf("cursor of the dropped rev-0001 on the new rev-0001: %v, want %s", err, ErrStaleCursor)
+	for _, svc := range []*Service{s, s2} {
+		_, err = svc.Call(ctx, "entry_points", []byte(`{"limit":10,"cursor":"`+staleEP+`"}`))
+		if fe := AsError(errOr(err)); fe.Code != ErrStaleCursor || !strings.Contains(fe.Message, "earlier build of rev-0001") {
+			t.Errorf("cursor of the dropped rev-0001 on the new rev-0001: %v, want %s", err, ErrStaleCursor)
+		}
 	}
 	// malformed cursors, cursors of another op or of other arguments are
 	// bad input
