@@ -73,7 +73,7 @@ type DriftEntryResult struct {
 // configOrDefault loads the project's config, or the defaults when it has none
 // (a config error also falls back: drift must not fail an answer over it).
 func (s *Service) configOrDefault() config.Config {
-	cfg, err := config.Load(s.layout.Config())
+	cfg, err := config.Load(s.cfgPath)
 	if err != nil {
 		return config.Default()
 	}

@@ -136,7 +136,7 @@ func (s *Service) readLive(rel string) (string, error) {
 
 // UseConfig names the config file the project is indexed with when it is not
 // .ragraf/project.yaml (ragraf --project FILE): code and live_read apply its
-// excludes. Call it before the first call.
+// excludes, drift detection its corpus rules. Call it before the first call.
 func (s *Service) UseConfig(path string) {
 	if path != "" {
 		s.cfgPath = path
