@@ -26,9 +26,13 @@ const agentsBlock = "## Code index: ragraf\n" +
 	"Index first:\n" +
 	"- To find code, before grep: `ragraf_search` `{\"query\":\"add item to cart\"}`, `ragraf_symbol` `{\"name\":\"addItem\"}`;\n" +
 	"  for an overview `ragraf_repo_map` `{\"budget_tokens\":1000}`, for one file `ragraf_outline` `{\"path\":\"src/Cart.php\"}`.\n" +
-	"- Before editing a function, method or class: `ragraf_callers` `{\"qname\":\"App\\\\Cart::addItem\"}`,\n" +
-	"  `ragraf_references` (every use) and `ragraf_impact` `{\"qname\":\"App\\\\Cart::addItem\",\"depth\":3}` (entry points,\n" +
-	"  tables and tests reached). A caller listed there may need the same change.\n" +
+	"- Before editing a function, method or class: `ragraf_context` `{\"qname\":\"App\\\\Cart::addItem\",\"budget_tokens\":2000}`\n" +
+	"  (signature, doc, callers, callees, impact summary and code in one answer within the budget); then as needed\n" +
+	"  `ragraf_callers` `{\"qname\":\"App\\\\Cart::addItem\"}`, `ragraf_references` (every use) and `ragraf_impact`\n" +
+	"  `{\"qname\":\"App\\\\Cart::addItem\",\"depth\":3}` (entry points, tables and tests reached). A caller listed\n" +
+	"  there may need the same change.\n" +
+	"- After editing: `ragraf_changes` `{}` lists the definitions changed, added and deleted since the index (or\n" +
+	"  `{\"base\":\"HEAD~1\"}` since a commit) with the entry points, tables and tests they reach.\n" +
 	"- To read code: `ragraf_code` `{\"qname\":\"App\\\\Cart::addItem\"}` (as indexed), `ragraf_live_read`\n" +
 	"  `{\"path\":\"src/Cart.php\"}` (as it is now, with the changed hunks).\n" +
 	"- Data and entry points: `ragraf_schema` `{\"table\":\"orders\"}`, `ragraf_table_usage` `{\"table\":\"orders\"}`,\n" +
@@ -57,9 +61,11 @@ const skillText = "---\n" +
 	"\n" +
 	"1. Locate: `ragraf_search` or `ragraf_symbol`; `ragraf_repo_map` for the most important definitions.\n" +
 	"2. Understand: `ragraf_code` for a definition's lines, `ragraf_outline` for a file, `ragraf_callees`.\n" +
-	"3. Before editing: `ragraf_callers`, `ragraf_references`, `ragraf_implementations` and `ragraf_impact`; plan\n" +
-	"   the same change for every caller that needs it.\n" +
-	"4. After editing: answers citing the edited files carry `stale_warnings`; read them with `ragraf_live_read`.\n" +
+	"3. Before editing: `ragraf_context` for the definition in one budgeted answer; `ragraf_callers`,\n" +
+	"   `ragraf_references`, `ragraf_implementations` and `ragraf_impact` for the full lists; plan the same change\n" +
+	"   for every caller that needs it.\n" +
+	"4. After editing: `ragraf_changes` lists the definitions changed, added and deleted, and the tests to run;\n" +
+	"   answers citing the edited files carry `stale_warnings`: read them with `ragraf_live_read`.\n" +
 	"   `ragraf reindex --commit` rebuilds the index when the change is done.\n" +
 	"\n" +
 	"## Tools\n" +
@@ -76,6 +82,8 @@ const skillText = "---\n" +
 	"| `ragraf_callees` | what it calls | `{\"qname\":\"App\\\\Cart::addItem\"}` |\n" +
 	"| `ragraf_implementations` | subtypes, overrides | `{\"qname\":\"App\\\\Countable\"}` |\n" +
 	"| `ragraf_impact` | what a change reaches | `{\"qname\":\"App\\\\Cart::addItem\",\"depth\":3}` |\n" +
+	"| `ragraf_context` | one definition before a change, within a token budget | `{\"qname\":\"App\\\\Cart::addItem\",\"budget_tokens\":2000}` or `{\"path\":\"src/Cart.php\",\"line\":14}` |\n" +
+	"| `ragraf_changes` | what the edits (or commits) changed and reach | `{}` or `{\"base\":\"HEAD~1\",\"head\":\"HEAD\"}` |\n" +
 	"| `ragraf_entry_points` | routes, CLI commands, cron | `{\"kind\":\"web_route\"}` |\n" +
 	"| `ragraf_schema` | tables and columns | `{\"table\":\"orders\"}` |\n" +
 	"| `ragraf_table_usage` | code using a table | `{\"table\":\"orders\"}` |\n" +
