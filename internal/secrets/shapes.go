@@ -217,14 +217,14 @@ func keyLike(k []byte) bool {
 }
 
 // nameLike reports a value that reads as a name (password_nonce, default):
-// lower-case letters and "_" only.
+// lower-case letters and "_" only, with a "_" or short.
 func nameLike(v []byte) bool {
 	for _, c := range v {
 		if !(c >= 'a' && c <= 'z' || c == '_') {
 			return false
 		}
 	}
-	return true
+	return len(v) <= 12 || bytes.IndexByte(v, '_') >= 0
 }
 
 // callArgs splits the arguments of the call whose "(" is at src[open], up to
@@ -697,9 +697,10 @@ func proseValue(text []byte, i int, st strength, base int, spans []span) []span 
 
 // secretLike reports a token of prose that reads as a secret, not a word:
 // six or more characters without spaces, of two character classes at
-// least (hunter2, Zq8Vx), that is not a name.
+// least (hunter2, Zq8Vx) or long and random, that is not a name.
 func secretLike(v []byte) bool {
-	return len(v) >= 6 && classes(v) >= 2 && !bytes.ContainsAny(v, " \t") && isSecretValue(strong, v)
+	return len(v) >= 6 && (classes(v) >= 2 || len(v) >= 16 && entropy(v) > 3.5) &&
+		!bytes.ContainsAny(v, " \t") && isSecretValue(strong, v)
 }
 
 // interpolates reports a double-quoted PHP string body with a variable in it.
