@@ -93,6 +93,7 @@ def collect(out, name, rec):
         rec["ragraf_php"] = sum(php.values())
         rec["php_partial"] = php.get("partial", 0)
         rec["php_failed"] = php.get("failed", 0)
+        rec["php_skipped"] = php.get("skipped", 0)
         by = st.get("by_status", {})
         rec["other_partial"] = by.get("partial", 0) - rec["php_partial"]
         rec["other_failed"] = by.get("failed", 0) - rec["php_failed"]
@@ -143,20 +144,22 @@ def md_row(r):
              fmt(r.get("php_bytes", 0) / 1e6 if r.get("php_bytes") else None, "{:.1f}"), res,
              fmt(r.get("wall1"), "{:.2f}"), fmt(r.get("cpu1"), "{:.2f}"), fmt(r.get("cpu_s_per_php_mb")),
              fmt(r["rss1_kb"] // 1024 if isinstance(r.get("rss1_kb"), int) else None),
-             fmt(r.get("rss_mb_per_php_mb")), fmt(r.get("php_partial")), fmt(r.get("php_failed")), other,
+             fmt(r.get("rss_mb_per_php_mb")), fmt(r.get("ragraf_php")), fmt(r.get("php_partial")),
+             fmt(r.get("php_failed")), fmt(r.get("php_skipped")), other,
              reasons, second]
     return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
 
 
 HEADER = ("| repository | PHP files | PHP lines | PHP MB | result | wall s | CPU s | CPU s per PHP MB | peak RSS MB | RSS MB per PHP MB "
-          "| PHP partial | PHP failed | other partial / failed | reasons (first 3) | 2nd build s (5 files edited) |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| PHP files in the index | PHP partial | PHP failed | PHP skipped | other partial / failed | reasons (first 3) "
+          "| 2nd build s (5 files edited) |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def summary_line(rows):
     ran = [r for r in rows if r["result"] in ("ok", "failed")]
     ok = [r for r in ran if r["result"] == "ok"]
-    php = sum(r.get("php_files", 0) for r in ok)
+    php = sum(r.get("ragraf_php", r.get("php_files", 0)) for r in ok)
     part = sum(r.get("php_partial", 0) for r in ok)
     fail = sum(r.get("php_failed", 0) for r in ok)
     wall = sum(r.get("wall1", 0) for r in ran)
@@ -202,7 +205,7 @@ def main():
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump({"binary": binpath, "version": version, "repos": rows}, f, indent=1)
     cols = ["name", "repo", "commit", "set", "php_files", "php_lines", "php_bytes", "result", "rc1", "error", "wall1",
-            "cpu1", "cpu_s_per_php_mb", "rss1_kb", "rss_mb_per_php_mb", "php_mb_per_s", "ragraf_php", "php_partial", "php_failed",
+            "cpu1", "cpu_s_per_php_mb", "rss1_kb", "rss_mb_per_php_mb", "php_mb_per_s", "ragraf_php", "php_partial", "php_failed", "php_skipped",
             "other_partial", "other_failed", "rc2", "wall2", "cpu2", "rss2_kb", "reused2", "extracted_ms2", "resolved_ms2"]
     with open(os.path.join(out, "results.tsv"), "w") as f:
         f.write("\t".join(cols) + "\n")
