@@ -5,6 +5,7 @@
 package facade
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -116,6 +117,46 @@ func buildRankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
 		}
 	}
 	return g, nil
+}
+
+// rankOrder is the ranks of a graph for one focus, the rank of each file
+// (the sum of its nodes'), and the definitions best first. It is only read
+// once made.
+type rankOrder struct {
+	rank     []float64
+	fileRank map[string]float64
+	defs     []int
+}
+
+// order ranks the graph for personal and orders its definitions by rank,
+// then path, line and id (a total order, so any sort gives the same).
+func (g *rankGraph) order(personal []float64) rankOrder {
+	rank := g.pagerank(personal)
+	fileRank := map[string]float64{}
+	var defs []int
+	for i, nd := range g.nodes {
+		fileRank[nd.Path] += rank[i]
+		if nd.Kind != fact.File {
+			defs = append(defs, i)
+		}
+	}
+	slices.SortFunc(defs, func(x, y int) int {
+		if rank[x] != rank[y] {
+			if rank[x] > rank[y] {
+				return -1
+			}
+			return 1
+		}
+		nx, ny := &g.nodes[x], &g.nodes[y]
+		if c := strings.Compare(nx.Path, ny.Path); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(nx.StartLine, ny.StartLine); c != 0 {
+			return c
+		}
+		return strings.Compare(nx.ID, ny.ID)
+	})
+	return rankOrder{rank: rank, fileRank: fileRank, defs: defs}
 }
 
 // pagerank runs the power method with damping 0.85 and a fixed number of
@@ -249,29 +290,54 @@ func (s *Service) RepoMap(ctx context.Context, args RepoMapArgs) (*Envelope, err
 		}
 		return s.done(ctx, env, snap, nil)
 	}
-	rank := g.pagerank(personal)
-	fileRank := map[string]float64{}
-	var defs []int
-	for i, nd := range g.nodes {
-		fileRank[nd.Path] += rank[i]
-		if nd.Kind != fact.File {
-			defs = append(defs, i)
+	ro := rankOrder{}
+	if len(focus) == 0 { // the same ranks for every unfocused map of the revision
+		if ro, err = cached(ctx, snap, "rank/unfocused", func(context.Context) (rankOrder, error) { return g.order(personal), nil }); err != nil {
+			return nil, err
 		}
+	} else {
+		ro = g.order(personal)
 	}
-	sort.SliceStable(defs, func(a, b int) bool {
-		x, y := defs[a], defs[b]
-		if rank[x] != rank[y] {
-			return rank[x] > rank[y]
+	build := func(context.Context) (mapAnswer, error) { return g.mapFor(enc, ro, budget), nil }
+	var m mapAnswer
+	key := "map/" + strconv.Itoa(budget)
+	if len(focus) == 0 && (snap.isCached(key) || snap.cacheCount("map/") < maxCachedMaps) {
+		// an unfocused map depends on the revision and the budget alone
+		if m, err = cached(ctx, snap, key, build); err != nil {
+			return nil, err
 		}
-		nx, ny := g.nodes[x], g.nodes[y]
-		if nx.Path != ny.Path {
-			return nx.Path < ny.Path
-		}
-		if nx.StartLine != ny.StartLine {
-			return nx.StartLine < ny.StartLine
-		}
-		return nx.ID < ny.ID
-	})
+	} else {
+		m, _ = build(ctx)
+	}
+	// the cached answer is shared: each call gets its own slices
+	res.Text, res.Tokens, res.Files = m.text, m.tokens, make([]MapFile, len(m.files))
+	for i, f := range m.files {
+		f.Symbols = slices.Clone(f.Symbols)
+		res.Files[i] = f
+	}
+	env.Result = res
+	env.Limits = Limits{Limit: budget, Returned: m.returned, Total: m.total, Truncated: m.returned < m.total}
+	paths := make([]string, 0, len(res.Files))
+	for _, f := range res.Files {
+		paths = append(paths, f.Path)
+	}
+	return s.done(ctx, env, snap, paths)
+}
+
+// maxCachedMaps bounds the unfocused maps kept per revision (one per budget).
+const maxCachedMaps = 32
+
+// mapAnswer is a map's text, files and counts.
+type mapAnswer struct {
+	text            string
+	files           []MapFile
+	tokens          int
+	returned, total int
+}
+
+// mapFor fits the definitions of ro, best first, into budget tokens.
+func (g *rankGraph) mapFor(enc *tiktoken.Tiktoken, ro rankOrder, budget int) mapAnswer {
+	rank, fileRank, defs := ro.rank, ro.fileRank, ro.defs
 	depth := func(i int) int { // nesting below the file's top-level definitions
 		d := 0
 		for p, ok := g.index[g.nodes[i].Parent]; ok && g.nodes[p].Kind != fact.File; p, ok = g.index[g.nodes[p].Parent] {
@@ -354,14 +420,7 @@ func (s *Service) RepoMap(ctx context.Context, args RepoMapArgs) (*Envelope, err
 		text, files = render(order)
 		tokens = len(enc.EncodeOrdinary(text))
 	}
-	res.Text, res.Files, res.Tokens = text, files, tokens
-	env.Result = res
-	env.Limits = Limits{Limit: budget, Returned: len(order), Total: len(defs), Truncated: len(order) < len(defs)}
-	paths := make([]string, 0, len(files))
-	for _, f := range files {
-		paths = append(paths, f.Path)
-	}
-	return s.done(ctx, env, snap, paths)
+	return mapAnswer{text: text, files: files, tokens: tokens, returned: len(order), total: len(defs)}
 }
 
 // oneLine folds a multi-line signature onto one line.

@@ -26,3 +26,23 @@ func TestRepoMapAfterCancelledCall(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoMapCachedEqualsComputed: an unfocused map served from the
+// revision's cache is the map computed afresh, for every budget asked.
+func TestRepoMapCachedEqualsComputed(t *testing.T) {
+	s, _, _ := newFixtureService(t, 120, 0)
+	for _, budget := range []string{"300", "1000", "300"} {
+		first := encode(t, call(t, s, "repo_map", `{"budget_tokens":`+budget+`}`).Result)
+		snap, release, err := s.acquire(context.Background())
+		must(t, err)
+		snap.cacheMu.Lock()
+		snap.cache = nil // forget everything: the next call computes
+		snap.cacheMu.Unlock()
+		release()
+		fresh := encode(t, call(t, s, "repo_map", `{"budget_tokens":`+budget+`}`).Result)
+		again := encode(t, call(t, s, "repo_map", `{"budget_tokens":`+budget+`}`).Result)
+		if string(first) != string(fresh) || string(fresh) != string(again) {
+			t.Errorf("budget %s: cached and computed maps differ", budget)
+		}
+	}
+}

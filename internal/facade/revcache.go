@@ -5,7 +5,10 @@
 
 package facade
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // cacheEntry is one cached value, ready when done is closed.
 type cacheEntry[T any] struct {
@@ -49,4 +52,25 @@ func cached[T any](ctx context.Context, snap *snapshot, key string, build func(c
 		var zero T
 		return zero, ctx.Err()
 	}
+}
+
+// cacheCount counts the cached keys of snap that start with prefix.
+func (snap *snapshot) cacheCount(prefix string) int {
+	snap.cacheMu.Lock()
+	defer snap.cacheMu.Unlock()
+	n := 0
+	for k := range snap.cache {
+		if strings.HasPrefix(k, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// isCached reports whether key is cached (or being computed) on snap.
+func (snap *snapshot) isCached(key string) bool {
+	snap.cacheMu.Lock()
+	defer snap.cacheMu.Unlock()
+	_, ok := snap.cache[key]
+	return ok
 }

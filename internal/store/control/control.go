@@ -28,7 +28,8 @@ var schemaSQL string
 
 // Store is an open control.sqlite. It is safe for concurrent use.
 type Store struct {
-	db       *sql.DB
+	db       *sql.DB // writes, one connection: one writer at a time in this process
+	rdb      *sql.DB // reads, several connections: WAL readers do not wait for each other or for the writer
 	path     string
 	readOnly error // why the file is open for reading only; nil when writable
 }
@@ -90,8 +91,16 @@ func openWritable(ctx context.Context, path string) (*Store, error) {
 			return nil, err
 		}
 	}
-	return &Store{db: db, path: path}, nil
+	rdb, err := sqlitedb.OpenReaders(path, readConns)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, rdb: rdb, path: path}, nil
 }
+
+// readConns is how many connections read a writable control.sqlite at once.
+const readConns = 8
 
 // openReadOnly opens path for reading; it must hold the current schema,
 // since a file that cannot be written cannot be migrated.
@@ -113,7 +122,7 @@ func openReadOnly(ctx context.Context, path string, immutable bool) (*Store, err
 		db.Close()
 		return nil, &sqlitedb.VersionError{Path: path, Found: v, Supported: SchemaVersion}
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, rdb: db, path: path}, nil
 }
 
 // ReadOnly returns why the store is open for reading only, or nil.
@@ -137,7 +146,13 @@ func writeErr(err error) error {
 }
 
 // Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.rdb != s.db {
+		err = errors.Join(err, s.rdb.Close())
+	}
+	return err
+}
 
 // Rev is one rev_history row.
 type Rev struct {
@@ -180,7 +195,7 @@ func (s *Store) AppendRotation(ctx context.Context, rev string, at time.Time) er
 
 // Revs returns the history, oldest first.
 func (s *Store) Revs(ctx context.Context) ([]Rev, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT h.rev, h.seq, h.created_at, h.corpus_hash, h.config_hash, h.git_head, h.ragraf_version, h.files, h.nodes, h.edges, h.capability, h.parent_rev, coalesce(r.removed_at, '')
+	rows, err := s.rdb.QueryContext(ctx, `SELECT h.rev, h.seq, h.created_at, h.corpus_hash, h.config_hash, h.git_head, h.ragraf_version, h.files, h.nodes, h.edges, h.capability, h.parent_rev, coalesce(r.removed_at, '')
 		FROM rev_history h LEFT JOIN rev_rotation r ON r.rev = h.rev ORDER BY h.seq`)
 	if err != nil {
 		return nil, err
@@ -200,7 +215,7 @@ func (s *Store) Revs(ctx context.Context) ([]Rev, error) {
 // MaxSeq returns the highest revision number recorded (0 when none).
 func (s *Store) MaxSeq(ctx context.Context) (int, error) {
 	var n sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT max(seq) FROM rev_history`).Scan(&n)
+	err := s.rdb.QueryRowContext(ctx, `SELECT max(seq) FROM rev_history`).Scan(&n)
 	return int(n.Int64), err
 }
 

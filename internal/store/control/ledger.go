@@ -158,7 +158,7 @@ func (s *Store) Entries(ctx context.Context, f Filter) ([]Entry, error) {
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	rows, err := s.db.QueryContext(ctx, q+" ORDER BY seq", args...)
+	rows, err := s.rdb.QueryContext(ctx, q+" ORDER BY seq", args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading drift entries: %w", err)
 	}
@@ -203,7 +203,7 @@ func (s *Store) acks(ctx context.Context, rev string) ([]Ack, error) {
 		q += ` JOIN drift_entry e ON e.id = a.entry_id WHERE e.revision = ?`
 		args = append(args, rev)
 	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY a.seq`, args...)
+	rows, err := s.rdb.QueryContext(ctx, q+` ORDER BY a.seq`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func (s *Store) AppendAck(ctx context.Context, entryID, note string, at time.Tim
 
 // Summary counts a revision's entries and those without acknowledgement.
 func (s *Store) Summary(ctx context.Context, rev string) (entries, unacked int, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(NOT EXISTS (SELECT 1 FROM drift_ack a WHERE a.entry_id = e.id)), 0)
+	err = s.rdb.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(NOT EXISTS (SELECT 1 FROM drift_ack a WHERE a.entry_id = e.id)), 0)
 		FROM drift_entry e WHERE e.revision = ?`, rev).Scan(&entries, &unacked)
 	return entries, unacked, err
 }
@@ -285,7 +285,7 @@ func (s *Store) AppendStaleEdges(ctx context.Context, edges []StaleEdge) (err er
 
 // StaleEdges returns a revision's stale edges by edge id.
 func (s *Store) StaleEdges(ctx context.Context, rev string) ([]StaleEdge, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT revision, edge_id, entry_id, reason, recorded_at FROM stale_edge WHERE revision = ? ORDER BY edge_id, entry_id`, rev)
+	rows, err := s.rdb.QueryContext(ctx, `SELECT revision, edge_id, entry_id, reason, recorded_at FROM stale_edge WHERE revision = ? ORDER BY edge_id, entry_id`, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +347,7 @@ func (s *Store) Archived(ctx context.Context, toRev string) ([]ArchivedEntry, er
 	if toRev != "" {
 		q, args = q+` WHERE to_rev = ?`, append(args, toRev)
 	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY to_rev, rowid`, args...)
+	rows, err := s.rdb.QueryContext(ctx, q+` ORDER BY to_rev, rowid`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -138,6 +138,20 @@ func OpenReadWrite(path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// OpenReaders opens up to n connections that read a mutable store
+// (control.sqlite) in WAL mode beside its one writer: they read the last
+// committed state without waiting for the writer or for each other.
+func OpenReaders(path string, n int) (*sql.DB, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)&_pragma=query_only(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening store %q: %w", path, err)
+	}
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	return db, nil
+}
+
 // OpenLiveReadOnly opens a mutable store (control.sqlite) for reading only,
 // for a file system where it cannot be written. Without immutable, SQLite
 // reads the write-ahead log and takes no write lock, which needs its shared

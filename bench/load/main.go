@@ -1,0 +1,419 @@
+// Command load drives `ragraf mcp --http` with many MCP clients at once, each
+// with its own session, over loopback only: a mix of symbol, references,
+// callers, impact, search, repo_map, outline, status and drift calls made
+// from the index itself (facade.CorpusRequests). It stops at --duration or
+// after --max calls, whichever comes first, and prints calls per second,
+// latency percentiles overall and per operation, errors, and the server's
+// memory (VmRSS, VmHWM) before and after.
+//
+//	go build -o bin/ragraf ./cmd/ragraf
+//	go run ./bench/load --project DIR --clients 50 --duration 30s
+//	go run ./bench/load --project DIR --clients 1 --duration 30s
+//
+// DIR is an indexed project (`ragraf index` run there); it is only read,
+// except for drift entries the calls record. With --inprocess the same mix
+// runs against the facade in this process instead, without MCP, so that
+// --cpuprofile, --mutexprofile and --blockprofile show where the time goes.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragraf/ragraf/internal/facade"
+)
+
+type options struct {
+	project, binary, url  string
+	clients, max          int
+	duration              time.Duration
+	seed                  uint64
+	inprocess, warmup     bool
+	cpuprof, mutex, block string
+	ops                   string
+	sessionIdle           string
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.project, "project", "", "indexed project directory (required)")
+	flag.StringVar(&o.binary, "binary", "bin/ragraf", "the ragraf binary to serve with")
+	flag.StringVar(&o.url, "url", "", "use a server already running at this loopback URL instead of starting one")
+	flag.IntVar(&o.clients, "clients", 50, "concurrent clients, one MCP session each")
+	flag.IntVar(&o.max, "max", 20000, "stop after this many calls")
+	flag.DurationVar(&o.duration, "duration", 30*time.Second, "stop after this long")
+	flag.Uint64Var(&o.seed, "seed", 1, "seed of the request choice")
+	flag.BoolVar(&o.warmup, "warmup", true, "call each operation once before the clock starts")
+	flag.BoolVar(&o.inprocess, "inprocess", false, "call the facade in this process instead of MCP over HTTP")
+	flag.StringVar(&o.cpuprof, "cpuprofile", "", "with --inprocess: write a CPU profile")
+	flag.StringVar(&o.mutex, "mutexprofile", "", "with --inprocess: write a mutex contention profile")
+	flag.StringVar(&o.block, "blockprofile", "", "with --inprocess: write a blocking profile")
+	flag.StringVar(&o.ops, "ops", "", "comma-separated operations to use (default: all of the mix)")
+	flag.StringVar(&o.sessionIdle, "session-idle", "", "passed to the server as --session-idle")
+	flag.Parse()
+	if o.project == "" {
+		fmt.Fprintln(os.Stderr, "load: --project is required")
+		os.Exit(2)
+	}
+	if err := run(context.Background(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+// request is one call of the mix.
+type request struct {
+	op, args string
+}
+
+// sample is one finished call.
+type sample struct {
+	op      string
+	d       time.Duration
+	failed  bool // the transport or the server failed: no answer
+	toolErr bool // an error answer (isError)
+}
+
+// mix builds the requests from the index: about 200 of each operation.
+func mix(ctx context.Context, project, only string) ([]request, error) {
+	svc, err := facade.New(project)
+	if err != nil {
+		return nil, err
+	}
+	defer svc.Close()
+	byOp, err := facade.CorpusRequests(ctx, svc)
+	if err != nil {
+		return nil, err
+	}
+	env, err := svc.Call(ctx, "symbol", []byte(`{"name":"get","limit":200}`))
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range env.Result.(facade.SymbolResult).Symbols {
+		b, _ := json.Marshal(map[string]string{"path": s.Path})
+		byOp["outline"] = append(byOp["outline"], string(b))
+	}
+	byOp["status"] = []string{`{}`}
+	byOp["drift"] = []string{`{"limit":20}`}
+	var out []request
+	for _, op := range slices.Sorted(maps.Keys(byOp)) {
+		if only != "" && !slices.Contains(strings.Split(only, ","), op) {
+			continue
+		}
+		args := byOp[op]
+		for i := 0; i < 200; i++ {
+			out = append(out, request{op, args[i%len(args)]})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no requests (ops %q)", only)
+	}
+	return out, nil
+}
+
+// caller makes one call and reports whether it failed and whether the
+// answer was an error.
+type caller func(ctx context.Context, r request) (failed, toolErr bool, err error)
+
+func run(ctx context.Context, o options) error {
+	reqs, err := mix(ctx, o.project, o.ops)
+	if err != nil {
+		return fmt.Errorf("building the request mix: %w", err)
+	}
+	var pid int
+	var callers []caller
+	var closeAll func()
+	if o.inprocess {
+		callers, closeAll, err = inProcess(o)
+	} else {
+		endpoint := o.url
+		if endpoint == "" {
+			var stop func()
+			endpoint, pid, stop, err = startServer(o)
+			if err != nil {
+				return err
+			}
+			defer stop()
+		}
+		if err := checkLoopback(endpoint); err != nil {
+			return err
+		}
+		callers, closeAll, err = overHTTP(ctx, endpoint, o.clients)
+	}
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	if o.warmup {
+		// one call of each operation first: per-revision caches (the rank
+		// graph, status counts, the tokenizer) are built once per revision,
+		// not per call, and are not what this measures
+		seen := map[string]bool{}
+		for _, r := range reqs {
+			if !seen[r.op] {
+				seen[r.op] = true
+				if failed, _, err := callers[0](ctx, r); failed {
+					return fmt.Errorf("warm-up %s: %v", r.op, err)
+				}
+			}
+		}
+	}
+	rssBefore, _ := memory(pid)
+	if o.cpuprof != "" {
+		f, err := os.Create(o.cpuprof)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if o.mutex != "" {
+		runtime.SetMutexProfileFraction(5)
+	}
+	if o.block != "" {
+		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
+	}
+
+	deadline := time.Now().Add(o.duration)
+	var issued atomic.Int64
+	samples := make([][]sample, len(callers))
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c, call := range callers {
+		wg.Add(1)
+		go func(c int, call caller) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(o.seed, uint64(c)))
+			for time.Now().Before(deadline) && issued.Add(1) <= int64(o.max) {
+				r := reqs[rng.IntN(len(reqs))]
+				t0 := time.Now()
+				failed, toolErr, err := call(ctx, r)
+				samples[c] = append(samples[c], sample{op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr})
+				if err != nil && failed {
+					fmt.Fprintf(os.Stderr, "load: %s %s: %v\n", r.op, r.args, err)
+				}
+			}
+		}(c, call)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	rssAfter, hwm := memory(pid)
+	if o.mutex != "" {
+		writeProfile("mutex", o.mutex)
+	}
+	if o.block != "" {
+		writeProfile("block", o.block)
+	}
+	var all []sample
+	for _, s := range samples {
+		all = append(all, s...)
+	}
+	report(o, all, elapsed, rssBefore, rssAfter, hwm)
+	return nil
+}
+
+func writeProfile(name, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup(name).WriteTo(f, 0)
+}
+
+// startServer runs `ragraf mcp --http 127.0.0.1:0` on the project.
+func startServer(o options) (string, int, func(), error) {
+	args := []string{"mcp", "--project", o.project, "--http", "127.0.0.1:0"}
+	if o.sessionIdle != "" {
+		args = append(args, "--session-idle", o.sessionIdle)
+	}
+	cmd := exec.Command(o.binary, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", 0, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", 0, nil, fmt.Errorf("starting %s: %w", o.binary, err)
+	}
+	stop := func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	i := strings.Index(line, "http://")
+	if err != nil || i < 0 {
+		stop()
+		return "", 0, nil, fmt.Errorf("no address from the server: %q %v", line, err)
+	}
+	return strings.TrimSpace(line[i:]), cmd.Process.Pid, stop, nil
+}
+
+// checkLoopback refuses a URL whose host is not a loopback address.
+func checkLoopback(endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(u.Hostname())
+	if u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("%s is not a loopback address; load runs on loopback only", u.Host)
+	}
+	return nil
+}
+
+// overHTTP connects n clients, each with its own session, before the clock
+// starts.
+func overHTTP(ctx context.Context, endpoint string, n int) ([]caller, func(), error) {
+	var sessions []*mcp.ClientSession
+	closeAll := func() {
+		for _, cs := range sessions {
+			cs.Close()
+		}
+	}
+	callers := make([]caller, n)
+	for i := range n {
+		client := mcp.NewClient(&mcp.Implementation{Name: "ragraf-load", Version: "1"}, nil)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("client %d: %w", i, err)
+		}
+		sessions = append(sessions, cs)
+		callers[i] = func(ctx context.Context, r request) (bool, bool, error) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_" + r.op, Arguments: json.RawMessage(r.args)})
+			if err != nil {
+				return true, false, err
+			}
+			return false, res.IsError, nil
+		}
+	}
+	return callers, closeAll, nil
+}
+
+// inProcess calls one shared facade.Service from n goroutines.
+func inProcess(o options) ([]caller, func(), error) {
+	svc, err := facade.New(o.project)
+	if err != nil {
+		return nil, nil, err
+	}
+	call := func(ctx context.Context, r request) (bool, bool, error) {
+		var err error
+		if r.op == "drift" {
+			_, err = svc.CallDrift(ctx, r.op, []byte(r.args))
+		} else {
+			_, err = svc.Call(ctx, r.op, []byte(r.args))
+		}
+		if err != nil {
+			fe := facade.AsError(err)
+			return fe.Code == facade.ErrInternal, true, err
+		}
+		return false, false, nil
+	}
+	callers := make([]caller, o.clients)
+	for i := range callers {
+		callers[i] = call
+	}
+	return callers, func() { svc.Close() }, nil
+}
+
+// memory returns the server's VmRSS and VmHWM in MB (0 when unknown).
+func memory(pid int) (rss, hwm float64) {
+	if pid == 0 {
+		return 0, 0
+	}
+	b, err := os.ReadFile(filepath.Join("/proc", fmt.Sprint(pid), "status"))
+	if err != nil {
+		return 0, 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var kb float64
+		if n, _ := fmt.Sscanf(l, "VmRSS: %f kB", &kb); n == 1 {
+			rss = kb / 1024
+		}
+		if n, _ := fmt.Sscanf(l, "VmHWM: %f kB", &kb); n == 1 {
+			hwm = kb / 1024
+		}
+	}
+	return rss, hwm
+}
+
+type stats struct {
+	n, failed, toolErr int
+	p50, p95, p99, max time.Duration
+}
+
+func summarize(ss []sample) stats {
+	st := stats{n: len(ss)}
+	ds := make([]time.Duration, 0, len(ss))
+	for _, s := range ss {
+		ds = append(ds, s.d)
+		if s.failed {
+			st.failed++
+		} else if s.toolErr {
+			st.toolErr++
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	at := func(q float64) time.Duration {
+		if len(ds) == 0 {
+			return 0
+		}
+		return ds[min(len(ds)-1, int(q*float64(len(ds))))]
+	}
+	st.p50, st.p95, st.p99 = at(0.50), at(0.95), at(0.99)
+	if len(ds) > 0 {
+		st.max = ds[len(ds)-1]
+	}
+	return st
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+
+func report(o options, all []sample, elapsed time.Duration, rssBefore, rssAfter, hwm float64) {
+	mode := "MCP streamable HTTP, one session per client"
+	if o.inprocess {
+		mode = "in process (facade.Service.Call), no transport"
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("clients %d, %s, %d calls in %.1f s: %.1f calls/s on %d CPUs (load average %s)\n", o.clients, mode, len(all), elapsed.Seconds(),
+		float64(len(all))/elapsed.Seconds(), runtime.NumCPU(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	if rssBefore > 0 {
+		fmt.Printf("server memory: VmRSS %.0f MB before, %.0f MB after, peak (VmHWM) %.0f MB\n", rssBefore, rssAfter, hwm)
+	}
+	fmt.Println()
+	fmt.Println("| operation | calls | p50 ms | p95 ms | p99 ms | max ms | failed | error answers |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	byOp := map[string][]sample{}
+	for _, s := range all {
+		byOp[s.op] = append(byOp[s.op], s)
+	}
+	row := func(name string, ss []sample) {
+		st := summarize(ss)
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %d | %d |\n", name, st.n, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), st.failed, st.toolErr)
+	}
+	for _, op := range slices.Sorted(maps.Keys(byOp)) {
+		row(op, byOp[op])
+	}
+	row("**all**", all)
+}
