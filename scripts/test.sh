@@ -44,5 +44,18 @@ echo "== go test"
 status=0
 go test -timeout 40m -count=1 ./... || status=$?
 
+# Every fuzz target runs a short fixed time on top of its seed corpus (which
+# go test above already ran); RAGRAF_FUZZTIME=0 skips this step.
+FUZZTIME=${RAGRAF_FUZZTIME:-8s}
+if [ "$FUZZTIME" != 0 ]; then
+  echo "== fuzz ($FUZZTIME each)"
+  while IFS=: read -r file name; do
+    pkg=./$(dirname "$file")
+    go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >/tmp/ragraf-fuzz.log 2>&1 ||
+      { echo "fuzz $name ($pkg) failed:"; tail -30 /tmp/ragraf-fuzz.log; status=1; }
+  done < <(git grep -hoE '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' >/dev/null 2>&1 &&
+           git grep -oE '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' | sed -E 's/:func /:/')
+fi
+
 [ -x scripts/testdb.sh ] && scripts/testdb.sh stop >/dev/null 2>&1
 exit $status

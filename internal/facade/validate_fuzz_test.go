@@ -37,7 +37,7 @@ func FuzzCleanPath(f *testing.F) {
 			}
 		}
 		full := filepath.Join("/proj", filepath.FromSlash(c))
-		if rel, err := filepath.Rel("/proj", full); err != nil || strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel("/proj", full); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 			t.Fatalf("accepted %q as %q, outside the project", p, c)
 		}
 		again, err := s.cleanPath("path", c)
