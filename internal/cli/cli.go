@@ -97,7 +97,7 @@ func exitCode(ctx context.Context, err error) int {
 		switch fe.Code {
 		case facade.ErrNotIndexed, facade.ErrSchema:
 			return exitNotIndexed
-		case facade.ErrBadInput, facade.ErrQueryLanguage, facade.ErrPathOutside, facade.ErrUnknownOp:
+		case facade.ErrBadInput, facade.ErrQueryLanguage, facade.ErrPathOutside, facade.ErrExcluded, facade.ErrUnknownOp:
 			return exitUsage
 		case facade.ErrStaleCursor: // the request was right when it was made: ask again without cursor
 			return exitFailure

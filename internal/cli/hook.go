@@ -134,6 +134,17 @@ func readHookInput(r io.Reader) hookInput {
 
 // hookRoot is the project: --project, else the nearest directory at or
 // above the hook's cwd (or the working directory) holding .ragraf/.
+// useHookConfig makes svc apply the config named by --project, as queries
+// do; without --project the project's own project.yaml applies.
+func useHookConfig(svc *facade.Service, g *globalOptions) {
+	if g.Project == "" {
+		return
+	}
+	if _, cfg, err := g.project(); err == nil {
+		svc.UseConfig(cfg)
+	}
+}
+
 func hookRoot(g *globalOptions, in hookInput) (string, error) {
 	if g.Project != "" {
 		root, _, err := g.project()
@@ -248,6 +259,7 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (str
 	if err != nil {
 		return b.String() + "ragraf: " + err.Error(), nil
 	}
+	useHookConfig(svc, opts.Global)
 	defer svc.Close()
 	readOnly := false // the ledger cannot be written: what changed is not recorded
 	if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:session-start"}); err != nil {
@@ -458,6 +470,7 @@ func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
 	if err != nil {
 		return ""
 	}
+	useHookConfig(svc, opts.Global)
 	defer svc.Close()
 	var b strings.Builder
 	for i, p := range paths {
