@@ -31,12 +31,15 @@ foreach ($it as $f) {
         if ($x->text === '}') { $depth--; if ($cls !== null && $depth < $clsDepth) { $cls = null; } continue; }
         if ($x->id === T_NAMESPACE && $depth === 0) { $q = $sig($i, 1); $ns = $t[$q]->text; continue; }
         if ($x->id === T_USE && $depth === 0) {
-            $q = $sig($i, 1);
-            if (in_array($t[$q]->id, [T_NAME_QUALIFIED, T_NAME_FULLY_QUALIFIED, T_STRING], true)) {
-                $full = ltrim($t[$q]->text, '\\');
+            // use A\B, C as D;   use A\{B, C as D};
+            $group = '';
+            for ($q = $sig($i, 1); $q >= 0 && $t[$q]->text !== ';'; $q = $sig($q, 1)) {
+                if (!in_array($t[$q]->id, [T_NAME_QUALIFIED, T_NAME_FULLY_QUALIFIED, T_STRING], true)) { continue; }
                 $r = $sig($q, 1);
+                if ($t[$r]->id === T_NS_SEPARATOR) { $group = ltrim($t[$q]->text, '\\') . '\\'; $q = $r; continue; }
+                $full = $group . ltrim($t[$q]->text, '\\');
                 $alias = substr($full, strrpos('\\' . $full, '\\'));
-                if ($t[$r]->id === T_AS) { $alias = $t[$sig($r, 1)]->text; }
+                if ($t[$r]->id === T_AS) { $q = $sig($r, 1); $alias = $t[$q]->text; }
                 $uses[strtolower($alias)] = $full;
             }
             continue;
@@ -54,9 +57,10 @@ foreach ($it as $f) {
             if ($t[$r]->id === T_EXTENDS) { $parents[$cls] = $resolve($t[$sig($r, 1)]->text); }
             continue;
         }
-        if ($x->id === T_USE && $cls !== null && $depth === $clsDepth) { // trait use
-            $q = $sig($i, 1);
-            $parents[$cls . '#traits'][] = $resolve($t[$q]->text);
+        if ($x->id === T_USE && $cls !== null && $depth === $clsDepth) { // trait use A, B;
+            for ($q = $sig($i, 1); $q >= 0 && $t[$q]->text !== ';' && $t[$q]->text !== '{'; $q = $sig($q, 1)) {
+                if ($t[$q]->text !== ',') { $parents[$cls . '#traits'][] = $resolve($t[$q]->text); }
+            }
             continue;
         }
         if ($x->id === T_FUNCTION && $cls !== null && $depth === $clsDepth) {

@@ -35,6 +35,9 @@ $apps = [
     'bookstack' => [['routes/web.php', ['middleware' => 'web']], ['routes/api.php', ['middleware' => 'api', 'prefix' => 'api']]],
     'koel' => [['routes/web.base.php', []], ['routes/api.base.php', []], ['routes/subsonic.php', ['middleware' => 'api']]],
     'firefly-iii' => [['routes/web.php', ['middleware' => 'web']], ['routes/api.php', ['middleware' => 'api', 'prefix' => 'api']]],
+    'pixelfed' => [['routes/web-admin.php', ['namespace' => 'App\Http\Controllers']], ['routes/web-portfolio.php', ['namespace' => 'App\Http\Controllers']],
+        ['routes/web-api.php', ['namespace' => 'App\Http\Controllers']], ['routes/web.php', ['namespace' => 'App\Http\Controllers']], ['routes/api.php', ['namespace' => 'App\Http\Controllers']]],
+    'invoiceninja' => [['routes/web.php', []], ['routes/api.php', []], ['routes/contact.php', []], ['routes/client.php', []], ['routes/shop.php', []], ['routes/vendor.php', []]],
 ];
 $app = strtolower(basename($root));
 $files = $apps[$app] ?? [['routes/web.php', ['middleware' => 'web']], ['routes/api.php', ['middleware' => 'api', 'prefix' => 'api']]];

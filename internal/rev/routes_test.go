@@ -465,3 +465,23 @@ func TestFT7_SlimAndFastRouteHandlers(t *testing.T) {
 		t.Errorf("entry points (-want +got):\n%s", d)
 	}
 }
+
+// TestFT7_LaravelAPIFileNamesItsPrefix: a routes/api.php that writes the api
+// prefix itself is loaded without Laravel's, so its URIs are not doubled;
+// the api middleware is not such a prefix.
+func TestFT7_LaravelAPIFileNamesItsPrefix(t *testing.T) {
+	controllers := "<?php\nnamespace App;\nclass C { public function a() {} public function b() {} }\n"
+	for _, tc := range []struct{ name, api, want string }{
+		{"own prefix", "<?php\nuse Illuminate\\Support\\Facades\\Route;\nRoute::prefix('api/v2')->middleware('api')->group(function () {\n\tRoute::get('/a', [App\\C::class, 'a']);\n});\n",
+			"web_route GET /api/v2/a -> App\\C::a"},
+		{"middleware only", "<?php\nuse Illuminate\\Support\\Facades\\Route;\nRoute::middleware(['api'])->get('/b', [App\\C::class, 'b']);\n",
+			"web_route GET /api/b -> App\\C::b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := entryLines(t, map[string]string{"routes/api.php": tc.api, "app/C.php": controllers})
+			if len(got) != 1 || got[0] != tc.want {
+				t.Errorf("entry points %q, want [%q]", got, tc.want)
+			}
+		})
+	}
+}

@@ -28,6 +28,10 @@ var httpVerbs = map[string]string{
 	"options": "OPTIONS", "any": "ANY", "head": "HEAD",
 }
 
+// chainRoutes are the route registrations a chain of Laravel route
+// attributes can end with, besides the HTTP verbs.
+var chainRoutes = map[string]bool{"match": true, "resource": true, "apiresource": true, "resources": true, "apiresources": true, "fallback": true}
+
 // routeReceiver matches the variables that hold a router in Slim, FastRoute
 // and home-grown routers.
 var routeReceiver = regexp.MustCompile(`(?i)^\$(app|router|route|routes|r|group|map|collector|routecollector|this->router|this->app)$`)
@@ -331,8 +335,13 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 	if routeReceiver.MatchString(recv) {
 		return d.routeCall(n, method, pos, named, d.routerFramework())
 	}
-	if method == "group" && obj.Kind() == "scoped_call_expression" || method == "group" && obj.Kind() == "member_call_expression" {
-		return d.chainGroup(n, obj, pos)
+	if obj.Kind() == "scoped_call_expression" || obj.Kind() == "member_call_expression" {
+		if method == "group" {
+			return d.chainGroup(n, obj, pos)
+		}
+		if _, ok := httpVerbs[method]; ok || chainRoutes[method] {
+			return d.chainRoute(n, obj, method, pos, named)
+		}
 	}
 	return false
 }

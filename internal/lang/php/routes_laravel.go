@@ -9,6 +9,7 @@
 package php
 
 import (
+	"regexp"
 	"strings"
 
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
@@ -73,10 +74,26 @@ func (d *domainWalker) laravelStatic(n *sitter.Node, method string, pos []*sitte
 	return d.routeCall(n, method, pos, named, "laravel")
 }
 
-// laravelPath is a route's URI below the groups, under /api in routes/api.php.
+// apiInFile matches a route path that starts with api/ or an api prefix
+// (not the api middleware), written in a route file: such a file is loaded
+// without Laravel's api prefix.
+var apiInFile = regexp.MustCompile(`prefix['"]?\s*(=>|\()\s*['"]/?api[/'"]|(get|post|put|patch|delete|any|match|resource|apiResource)\(\s*(\[[^\]]*\]\s*,\s*)?['"]/?api/`)
+
+// laravelPath is a route's URI below the groups, under /api in routes/api.php
+// (Laravel's route provider loads it so) unless the file names api itself,
+// as applications that load it without the prefix do.
 func (d *domainWalker) laravelPath(p string) string {
 	full := d.routePath(p)
-	if d.path == "routes/api.php" || strings.HasSuffix(d.path, "/routes/api.php") {
+	if d.path != "routes/api.php" && !strings.HasSuffix(d.path, "/routes/api.php") {
+		return full
+	}
+	if d.apiPrefixed == 0 {
+		d.apiPrefixed = 1
+		if apiInFile.Match(d.src) {
+			d.apiPrefixed = 2
+		}
+	}
+	if d.apiPrefixed == 1 {
 		full = "/" + strings.Trim("api"+full, "/")
 	}
 	return full
@@ -248,6 +265,31 @@ func (d *domainWalker) chainGroup(n, obj *sitter.Node, pos []*sitter.Node) bool 
 	if len(pos) == 0 {
 		return false
 	}
+	prefix, g, ok := d.chainAttrs(obj)
+	if !ok {
+		return false
+	}
+	return d.laravelGroup(prefix, g, pos[len(pos)-1])
+}
+
+// chainRoute handles a route registered on a chain of route attributes,
+// Route::middleware('auth')->prefix('x')->get('/y', …).
+func (d *domainWalker) chainRoute(n, obj *sitter.Node, method string, pos []*sitter.Node, named map[string]*sitter.Node) bool {
+	prefix, g, ok := d.chainAttrs(obj)
+	if !ok {
+		return false
+	}
+	d.lvGroups = append(d.lvGroups, g)
+	d.prefix = append(d.prefix, prefix)
+	done := d.laravelStatic(n, method, pos, named)
+	d.prefix = d.prefix[:len(d.prefix)-1]
+	d.lvGroups = d.lvGroups[:len(d.lvGroups)-1]
+	return done
+}
+
+// chainAttrs reads the prefix, namespace and controller of a chain of calls
+// rooted at Route::…(); ok is false when the chain is not Laravel's.
+func (d *domainWalker) chainAttrs(obj *sitter.Node) (string, laravelGroup, bool) {
 	var calls []*sitter.Node // outermost first
 	laravel := false
 	for c := obj; c != nil; {
@@ -265,7 +307,7 @@ func (d *domainWalker) chainGroup(n, obj *sitter.Node, pos []*sitter.Node) bool 
 		}
 	}
 	if !laravel {
-		return false
+		return "", laravelGroup{}, false
 	}
 	prefix := ""
 	g := d.lvGroup()
@@ -296,7 +338,7 @@ func (d *domainWalker) chainGroup(n, obj *sitter.Node, pos []*sitter.Node) bool 
 			prefix, g = strings.Trim(prefix+"/"+pre, "/"), gg
 		}
 	}
-	return d.laravelGroup(prefix, g, pos[len(pos)-1])
+	return prefix, g, true
 }
 
 // resource adds the routes of a resource controller: its actions, less those

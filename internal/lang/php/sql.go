@@ -74,8 +74,11 @@ type domainWalker struct {
 	prefix []string                // route group prefixes
 	// classes are the classes walked so far, by lower-case name (routes_wp.go)
 	classes map[string]*domainClass
-	// lvGroups are the enclosing Laravel route groups (routes_laravel.go)
-	lvGroups []laravelGroup
+	// lvGroups are the enclosing Laravel route groups; apiPrefixed is 0
+	// until known, 1 when routes/api.php gets /api, 2 when it names api
+	// itself (routes_laravel.go)
+	lvGroups    []laravelGroup
+	apiPrefixed int8
 	// arrays holds the array literal last assigned to each variable (routes.go unrollForeach)
 	arrays map[string]*sitter.Node
 	seen   map[string]int
