@@ -1,6 +1,8 @@
 // This file defines `ragraf query <op>`: one facade operation with JSON
 // arguments (--args) or flags, printing the same JSON as the MCP tool's
-// result (FT-22), or a readable table with --format text.
+// result (FT-22), or a readable table with --format text. The answer is
+// detailed unless --format concise (or "format":"concise" in --args) asks for
+// the concise shape, the MCP default.
 
 package cli
 
@@ -37,7 +39,7 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 		Use:   "query <op>",
 		Short: "Run one operation and print its answer envelope",
 		Long: "Run one operation (" + strings.Join(names, ", ") + ") and print the answer envelope as JSON,\n" +
-			"the same bytes the MCP tool ragraf_<op> returns.\n\n" +
+			"the answer the MCP tool ragraf_<op> returns for the same format (detailed here, concise by default in MCP).\n\n" +
 			"  ragraf query symbol --name Cart\n" +
 			"  ragraf query references --args '{\"qname\":\"App\\\\Cart::addItem\",\"limit\":10}'\n" +
 			"  ragraf query context --path src/Cart.php --line 14 --budget-tokens 2000\n" +
@@ -50,7 +52,7 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Args, "args", "", "arguments as one JSON object")
-	f.StringVar(&opts.Format, "format", "json", "output: json or text")
+	f.StringVar(&opts.Format, "format", "json", "output: json (detailed answer), concise (JSON, ids, path:line, kind and one name per item) or text")
 	f.StringVar(&opts.Name, "name", "", "name argument")
 	f.StringVar(&opts.QName, "qname", "", "qname argument")
 	f.StringVar(&opts.ID, "id", "", "id argument")
@@ -99,12 +101,17 @@ func queryArgs(cmd *cobra.Command, opts *queryOptions) ([]byte, error) {
 	set("line", "line", opts.Line)
 	set("base", "base", opts.Base)
 	set("head", "head", opts.Head)
+	if opts.Format == facade.FormatConcise || opts.Format == facade.FormatDetailed {
+		m["format"] = opts.Format
+	}
 	return json.Marshal(m)
 }
 
 func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
-	if opts.Format != "json" && opts.Format != "text" {
-		return &usageError{fmt.Errorf("--format must be json or text, got %q", opts.Format)}
+	switch opts.Format {
+	case "json", "text", facade.FormatConcise, facade.FormatDetailed:
+	default:
+		return &usageError{fmt.Errorf("--format must be json, concise, detailed or text, got %q", opts.Format)}
 	}
 	root, cfgPath, err := opts.Global.project()
 	if err != nil {

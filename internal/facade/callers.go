@@ -18,6 +18,7 @@ type CallersArgs struct {
 	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
 	Depth int    `json:"depth,omitempty" jsonschema:"levels of callers (1-5, default 1)"`
 	Page
+	Output
 }
 
 // Call is one calling (or called) definition with the call site and, for
@@ -189,6 +190,7 @@ type CalleesArgs struct {
 	ID    string `json:"id,omitempty" jsonschema:"node id of the function, method or file"`
 	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
 	Page
+	Output
 }
 
 // Callees lists the definitions a function or method calls.

@@ -41,6 +41,7 @@ type ChangesArgs struct {
 	Head  string `json:"head,omitempty" jsonschema:"commit to compare to; default: the working tree"`
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges impact follows back (1-5, default 3)"`
 	Page
+	Output
 }
 
 // ChangedFile is one file of the change set. NowLine is its first changed

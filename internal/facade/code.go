@@ -25,6 +25,7 @@ type CodeArgs struct {
 	Path      string `json:"path,omitempty" jsonschema:"file path relative to the project root, instead of id"`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"first line with path (1-based, default 1)"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line with path (inclusive, default start_line+399)"`
+	Output
 }
 
 // CodeResult is indexed source text.

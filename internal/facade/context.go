@@ -29,6 +29,7 @@ type ContextArgs struct {
 	Path         string `json:"path,omitempty" jsonschema:"a file, with line: the innermost definition around that line"`
 	Line         int    `json:"line,omitempty" jsonschema:"1-based line in path (as indexed)"`
 	BudgetTokens int    `json:"budget_tokens,omitempty" jsonschema:"size of the whole answer in cl100k_base tokens (300-50000, default 2000); never exceeded"`
+	Output
 }
 
 // ContextDoc is the docblock of the target as indexed.

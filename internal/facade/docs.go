@@ -16,6 +16,7 @@ type DocsArgs struct {
 	ID   string `json:"id,omitempty" jsonschema:"node id of a symbol, table or file, from an earlier answer"`
 	Path string `json:"path,omitempty" jsonschema:"a source file or a documentation file"`
 	Page
+	Output
 }
 
 // DocSection is one documentation section.

@@ -26,6 +26,7 @@ type DriftArgs struct {
 	Unacked bool   `json:"unacked,omitempty" jsonschema:"only entries without an acknowledgement"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"page size (default 100, max 1000)"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
+	Output
 }
 
 // DriftResult lists one page of the active revision's ledger entries, oldest
@@ -40,6 +41,7 @@ type DriftResult struct {
 type DriftDetectArgs struct {
 	Method string   `json:"method" jsonschema:"compare, git-diff, hook:session-start, hook:post-edit or db-schema-diff"`
 	Paths  []string `json:"paths,omitempty" jsonschema:"check only these files (compare, hook:post-edit; required by hook:post-edit), e.g. [\"src/Cart.php\"]"`
+	Output
 }
 
 // DriftDetectResult is what a detector found and what it added to the ledger.
@@ -56,12 +58,14 @@ type DriftRecordArgs struct {
 	Path string `json:"path" jsonschema:"project-relative path the entry is about"`
 	Kind string `json:"kind,omitempty" jsonschema:"entry kind (default note): add, modify, delete, rename, slice_boundary, schema_change, note"`
 	Note string `json:"note,omitempty" jsonschema:"free text kept with the entry, at most 4096 bytes"`
+	Output
 }
 
 // DriftAckArgs acknowledges an entry.
 type DriftAckArgs struct {
 	EntryID string `json:"entry_id" jsonschema:"id of the drift entry, e.g. d-1a2b3c4d5e6f7a8b"`
 	Note    string `json:"note,omitempty" jsonschema:"why it is acknowledged, at most 4096 bytes"`
+	Output
 }
 
 // DriftEntryResult is one entry with its acknowledgements.

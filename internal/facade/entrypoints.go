@@ -18,6 +18,7 @@ type EntryPointsArgs struct {
 	Path   string `json:"path,omitempty" jsonschema:"only those declared in this file or directory"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 200, max 1000)"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
+	Output
 }
 
 // EntryPoint is one route, endpoint, command or job.

@@ -31,7 +31,7 @@ type Envelope struct {
 type DriftSummary struct {
 	Entries         int    `json:"entries"`
 	Unacked         int    `json:"unacked"`
-	LedgerCheckedAt string `json:"ledger_checked_at"`
+	LedgerCheckedAt string `json:"ledger_checked_at,omitempty"` // empty in concise answers
 }
 
 // Limits says how much of the answer was returned.

@@ -22,7 +22,8 @@ type Fact struct {
 
 // CollectFacts returns every place in v (an answer's result, or any JSON
 // value) that an object names with path and line (or site_path and
-// site_line), and end_line when present, in document order.
+// site_line), and end_line when present, or with at ("path:line", concise
+// answers), in document order.
 func CollectFacts(v any) []Fact {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -46,6 +47,11 @@ func CollectFacts(v any) []Fact {
 						f.EndLine = int(e)
 					}
 					out = append(out, f)
+				}
+			}
+			if a, ok := t["at"].(string); ok { // a concise item
+				if p, l, ok := parseAt(a); ok {
+					out = append(out, Fact{Path: p, Line: l})
 				}
 			}
 			for _, k := range slices.Sorted(maps.Keys(t)) {

@@ -31,6 +31,13 @@ var goldenRequests = []struct{ name, op, args string }{
 	{"table-usage-orders", "table_usage", `{"table":"orders"}`},
 	{"docs-readme", "docs", `{"path":"README.md"}`},
 	{"not-found", "symbol", `{"name":"NoSuchThing"}`},
+	// concise answers (the MCP default)
+	{"concise-references-cart-add", "references", `{"qname":"Shop\\Cart\\Cart::add","format":"concise"}`},
+	{"concise-callers-update-status", "callers", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":2,"format":"concise"}`},
+	{"concise-callees-place", "callees", `{"qname":"Shop\\Order\\OrderService::place","format":"concise"}`},
+	{"concise-impact-update-status", "impact", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":3,"format":"concise"}`},
+	{"concise-search-prune-carts", "search", `{"query":"prune old carts","limit":5,"format":"concise"}`},
+	{"concise-entry-points", "entry_points", `{"format":"concise"}`},
 }
 
 // checkedAt is the time of the drift check, the one field that moves between

@@ -140,6 +140,7 @@ type ImpactArgs struct {
 	Mode  string `json:"mode,omitempty" jsonschema:"hard (stated chains only) or all (default)"`
 	List  string `json:"list,omitempty" jsonschema:"list to page: symbols (default), files, entry_points, tables"`
 	Page
+	Output
 }
 
 // ImpactItem is one definition that may break, with the chain of edges

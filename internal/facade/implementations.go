@@ -15,6 +15,7 @@ type ImplementationsArgs struct {
 	ID    string `json:"id,omitempty" jsonschema:"node id of a class, interface, trait or method"`
 	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Countable"`
 	Page
+	Output
 }
 
 // Implementation is one subtype, trait user or overriding method.

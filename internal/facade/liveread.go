@@ -29,6 +29,7 @@ type LiveReadArgs struct {
 	Path      string `json:"path" jsonschema:"file path relative to the project root, e.g. src/Cart.php"`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"first line of the current file to return (default 1)"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return (inclusive, default start_line+399)"`
+	Output
 }
 
 // Hunk is a changed region: lines Line..EndLine of the current file replace

@@ -16,19 +16,36 @@ import (
 type Op struct {
 	Name   string
 	Args   reflect.Type // the argument struct
-	Result reflect.Type // the type of Envelope.Result on success
-	run    func(ctx context.Context, s *Service, raw []byte) (*Envelope, error)
+	Result reflect.Type // the type of Envelope.Result of a detailed answer
+	// Formats says the arguments take format (they embed Output); every
+	// operation's should. Concise says the result has a concise form that
+	// differs from the detailed one by more than the envelope.
+	Formats, Concise bool
+	run              func(ctx context.Context, s *Service, raw []byte) (*Envelope, error)
 }
 
 func op[A, R any](name string, f func(*Service, context.Context, A) (*Envelope, error)) Op {
+	_, formats := any(*new(A)).(formatted)
+	_, concise := any(*new(R)).(conciser)
 	return Op{
-		Name: name, Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](),
+		Name: name, Args: reflect.TypeFor[A](), Result: reflect.TypeFor[R](), Formats: formats, Concise: concise,
 		run: func(ctx context.Context, s *Service, raw []byte) (*Envelope, error) {
 			var a A
 			if err := decodeArgs(raw, &a); err != nil {
 				return nil, err
 			}
-			return f(s, ctx, a)
+			format := FormatDetailed
+			if fa, ok := any(a).(formatted); ok {
+				var err error
+				if format, err = checkFormat(fa.outputFormat()); err != nil {
+					return nil, err
+				}
+			}
+			env, err := f(s, ctx, a)
+			if err == nil {
+				applyFormat(env, format)
+			}
+			return env, err
 		},
 	}
 }

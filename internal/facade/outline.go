@@ -12,6 +12,7 @@ import (
 // OutlineArgs names the file.
 type OutlineArgs struct {
 	Path string `json:"path" jsonschema:"file path relative to the project root, e.g. src/Cart.php"`
+	Output
 }
 
 // OutlineItem is one definition of the file with its members.

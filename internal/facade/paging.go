@@ -94,6 +94,7 @@ func argsKey(args any) string {
 	delete(m, "limit")
 	delete(m, "cursor")
 	delete(m, "list")
+	delete(m, "format") // the shape of an answer, not which items it lists
 	if len(m) == 0 {
 		return ""
 	}

@@ -19,6 +19,7 @@ type ReferencesArgs struct {
 	Kinds              []string `json:"kinds,omitempty" jsonschema:"edge kinds (default all): calls, calls_heuristic, references, instantiates, extends, implements, uses_trait, overrides, includes, imports, queries, references_table, handles, documented_by"`
 	IncludeDeclaration bool     `json:"include_declaration,omitempty" jsonschema:"also list the definition itself first"`
 	Page
+	Output
 }
 
 // Use is one use site.

@@ -24,6 +24,7 @@ import (
 type RepoMapArgs struct {
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"size of the map text in cl100k_base tokens (100-100000, default 1000)"`
 	Focus        []string `json:"focus,omitempty" jsonschema:"file paths or node ids to rank around, e.g. [\"src/Cart.php\"]"`
+	Output
 }
 
 // MapSymbol is one definition shown in the map.

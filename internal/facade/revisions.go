@@ -17,6 +17,7 @@ import (
 // RevisionsArgs takes paging only.
 type RevisionsArgs struct {
 	Page
+	Output
 }
 
 // Revision is one history row.

@@ -19,6 +19,7 @@ import (
 type SchemaArgs struct {
 	Table string `json:"table,omitempty" jsonschema:"table name, with or without prefix; empty for all"`
 	Page
+	Output
 }
 
 // SchemaTable is one table as one source defines it.

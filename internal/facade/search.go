@@ -24,6 +24,7 @@ type SearchArgs struct {
 	Kind     string `json:"kind,omitempty" jsonschema:"a node kind (class, method, ...), docblock, comment or doc_section"`
 	PathGlob string `json:"path_glob,omitempty" jsonschema:"only hits in paths matching this glob, e.g. src/**/*.php"`
 	Page
+	Output
 }
 
 // Score explains a hit's score: Total = BM25 * KindBoost * ExactBoost.

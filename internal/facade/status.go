@@ -15,6 +15,7 @@ import (
 type StatusArgs struct {
 	// Examples caps the lists of skipped, failed and conflicting items (default 20).
 	Examples int `json:"examples,omitempty" jsonschema:"how many examples to list per category (default 20, max 500)"`
+	Output
 }
 
 // StatusResult is the coverage report.

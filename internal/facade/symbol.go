@@ -37,6 +37,7 @@ type SymbolArgs struct {
 	Path  string `json:"path,omitempty" jsonschema:"only definitions in this file (relative to the project root)"`
 	Fuzzy bool   `json:"fuzzy,omitempty" jsonschema:"match names containing the text instead of equal to it"`
 	Page
+	Output
 }
 
 // SymbolResult lists matching definitions.

@@ -20,6 +20,7 @@ type TableUsageArgs struct {
 	Column string `json:"column,omitempty" jsonschema:"only uses that name this column explicitly"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 200, max 1000)"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
+	Output
 }
 
 // TableUse is one place that touches the table.

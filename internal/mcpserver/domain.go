@@ -4,8 +4,8 @@
 package mcpserver
 
 var domainTools = []tool{
-	{op: "entry_points", title: "Entry points", description: `Ways into the application: web routes, HTTP endpoints (REST routes, wp_ajax_* hooks), CLI commands and cron jobs, each with the handler symbols it reaches (an unresolved handler stays in props.handler). Filter by kind or path.
-Example: {"kind": "web_route"} -> result.entry_points [{"kind": "web_route", "name": "GET /products/{sku}", "path": "routes/web.php", "line": 27, "handlers": [{"qname": "App\\ProductController::show"}]}]`},
+	{op: "entry_points", title: "Entry points", description: `Web routes, HTTP endpoints (REST routes, wp_ajax_* hooks), CLI commands and cron jobs, with the handler each reaches (unresolved: as written). Filter by kind or path.
+Example: {"kind": "web_route"} -> result.entry_points [{"id": "n46ae…", "at": "routes/web.php:27", "kind": "web_route", "name": "GET /products/{sku}", "handler": "App\\ProductController::show"}]`},
 	{op: "schema", title: "Database schema", description: `Tables with columns, keys and foreign keys, each with its source (SQL file, migration, CREATE TABLE string, live database); disagreeing sources are listed in result.conflicts. Names match with or without prefix.
 Example: {"table": "orders"} -> result.tables [{"name": "orders", "source": "sql_file", "path": "db/schema.sql", "line": 40, "columns": [{"name": "status", "type": "varchar(16)"}]}]`},
 	{op: "table_usage", title: "Code using a table", description: `Functions and methods that query a table (op select/insert/update/delete/ddl, the columns named) or reference it (query builder, model), with path:line; derived when the name was inferred from an expression. column keeps statements naming it.

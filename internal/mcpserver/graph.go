@@ -4,14 +4,14 @@
 package mcpserver
 
 var graphTools = []tool{
-	{op: "references", title: "Use sites", description: `Every use of a definition: path:line, use kind (calls, references, instantiates, extends, …), provenance (stated = proven, derived = inferred) and the enclosing definition.
-Example: {"qname": "App\\Cart::addItem"} -> result.uses [{"path": "src/Checkout.php", "line": 31, "kind": "calls", "provenance": "stated", "from": {"qname": "App\\Checkout::run"}}]`},
+	{op: "references", title: "Use sites", description: `Every use of a definition: at (the use site), use kind (calls, references, instantiates, extends, …), the definition holding it (id, name), derived when inferred rather than proven.
+Example: {"qname": "App\\Cart::addItem"} -> result.uses [{"id": "n3bf0…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Checkout::run"}]`},
 	{op: "implementations", title: "Implementations", description: `Subclasses and implementers of a class or interface, users of a trait, overriders of a method, down the hierarchy, with the edge chain.
 Example: {"qname": "App\\Shipping"} -> result.implementations [{"qname": "App\\Courier", "relation": "implements", "path": "src/Courier.php", "line": 5}]`},
-	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5); proven calls in result.stated, inferred ones (dynamic receivers) in result.derived, each with its call site and chain.
-Example: {"qname": "App\\Cart::addItem"} -> result.stated [{"qname": "App\\Checkout::run", "site_path": "src/Checkout.php", "site_line": 31}]`},
+	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5); proven calls in result.stated, inferred ones (dynamic receivers) in result.derived, each at its call site (detailed: with the chain).
+Example: {"qname": "App\\Cart::addItem"} -> result.stated [{"id": "n3bf0…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Checkout::run"}]`},
 	{op: "callees", title: "Callees", description: `What a function or method calls, with call sites; result.stated (proven) and result.derived (inferred).
-Example: {"qname": "App\\Checkout::run"} -> result.stated [{"qname": "App\\Cart::addItem", "site_path": "src/Checkout.php", "site_line": 31}]`},
-	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards over calls, references, instantiation, inheritance and includes up to depth (default 3), their files, entry points, tables and tests. result.hard has chains of stated edges only, result.soft the rest. Symbols are paged; other lists page with list and result.cursors.<list>.
-Example: {"qname": "App\\Cart::addItem"} -> result.hard.symbols [{"qname": "App\\Checkout::run", "depth": 1, "chain": [{"kind": "calls", "path": "src/Checkout.php", "line": 31}]}]`},
+Example: {"qname": "App\\Checkout::run"} -> result.stated [{"id": "na544…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Cart::addItem"}]`},
+	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, instantiation, inheritance, includes) up to depth (default 3), their files, entry points, tables, tests. result.hard: chains of stated edges only; result.soft: the rest. Other lists than symbols page with list and result.cursors.<list>.
+Example: {"qname": "App\\Cart::addItem"} -> result.hard.symbols [{"id": "n3bf0…", "at": "src/Checkout.php:28", "kind": "method", "name": "App\\Checkout::run"}], result.hard.files [{"at": "src/Checkout.php:28", "symbols": 1}]`},
 }

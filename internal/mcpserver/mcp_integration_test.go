@@ -165,6 +165,14 @@ var requests = []struct{ op, args string }{
 	{"symbol", `{"name":"Cart","unknown":true}`},
 }
 
+// withFormat adds "format" to a JSON object of arguments.
+func withFormat(args, format string) string {
+	if args == "{}" {
+		return `{"format":"` + format + `"}`
+	}
+	return strings.TrimSuffix(args, "}") + `,"format":"` + format + `"}`
+}
+
 func text(t *testing.T, res *mcp.CallToolResult) string {
 	if len(res.Content) != 1 {
 		t.Fatalf("%d content items", len(res.Content))
@@ -213,7 +221,8 @@ func TestFT22_CLIMatchesMCP(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", r.op, err)
 		}
-		cli, code := run(t, root, "query", r.op, "--args", r.args)
+		// MCP answers concise unless asked; the CLI detailed unless asked
+		cli, code := run(t, root, "query", r.op, "--args", r.args, "--format", "concise")
 		if got := text(t, res); !sameAnswer(got, string(cli)) {
 			t.Errorf("%s %s: MCP and CLI differ\nMCP: %s\nCLI: %s", r.op, r.args, got, cli)
 		}
@@ -230,10 +239,19 @@ func TestFT22_CLIMatchesMCP(t *testing.T) {
 		if !sameAnswer(string(sc), string(cli)) {
 			t.Errorf("%s: structured content differs from the CLI answer", r.op)
 		}
+		detailed, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_" + r.op, Arguments: json.RawMessage(withFormat(r.args, "detailed"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cli, _ := run(t, root, "query", r.op, "--args", r.args); !sameAnswer(text(t, detailed), string(cli)) {
+			t.Errorf("%s %s: MCP detailed and the CLI's default answer differ", r.op, r.args)
+		}
 		if r.op != "live_read" {
-			var env struct{ Result any }
-			json.Unmarshal(cli, &env)
-			facts = append(facts, facade.CollectFacts(env.Result)...)
+			for _, b := range []string{text(t, res), text(t, detailed)} {
+				var env struct{ Result any }
+				json.Unmarshal([]byte(b), &env)
+				facts = append(facts, facade.CollectFacts(env.Result)...)
+			}
 		}
 	}
 	// FT-17 on the real index: every cited line exists in the indexed file

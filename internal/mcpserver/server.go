@@ -10,6 +10,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -97,11 +98,41 @@ func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp
 		return fmt.Errorf("input schema of %s: %w", o.Name, err)
 	}
 	portable(in)
+	if f := in.Properties["format"]; f != nil {
+		// The instructions say what the two shapes hold; the enum is enough
+		// here. Where both shapes hold the same result the argument is still
+		// accepted but not offered: it would cost every session its bytes.
+		f.Enum, f.Description = []any{facade.FormatConcise, facade.FormatDetailed}, ""
+		if !o.Concise {
+			delete(in.Properties, "format")
+		}
+	}
 	srv.AddTool(&mcp.Tool{
 		Name: Prefix + o.Name, Title: t.title, Description: t.description,
 		InputSchema: in, Annotations: ann,
-	}, handler(svc, o.Name, log))
+	}, handler(svc, o.Name, o.Formats, log))
 	return nil
+}
+
+// conciseByDefault adds "format":"concise" to arguments that name no
+// format: concise is the MCP default, detailed the facade's (and the CLI's).
+// Arguments that are not a JSON object are left for the facade to refuse.
+func conciseByDefault(args json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+		m = map[string]json.RawMessage{}
+	} else if json.Unmarshal(args, &m) != nil || m == nil {
+		return args
+	}
+	if _, ok := m["format"]; ok {
+		return args
+	}
+	m["format"] = json.RawMessage(`"` + facade.FormatConcise + `"`)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return b
 }
 
 // portable rewrites what schemas derived from Go types say in a way not every
@@ -134,7 +165,7 @@ func schemaOptions() *jsonschema.ForOptions {
 }
 
 // handler runs one operation. A panic becomes an error for this call only.
-func handler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
+func handler(svc *facade.Service, op string, formats bool, log *slog.Logger) mcp.ToolHandler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -148,6 +179,9 @@ func handler(svc *facade.Service, op string, log *slog.Logger) mcp.ToolHandler {
 		var args json.RawMessage
 		if req.Params != nil {
 			args = req.Params.Arguments
+		}
+		if formats {
+			args = conciseByDefault(args)
 		}
 		env, cerr := svc.Call(ctx, op, args)
 		if cerr != nil {

@@ -13,7 +13,7 @@ import (
 
 // A panic inside one call becomes an error result for that call only.
 func TestPanicBecomesCallError(t *testing.T) {
-	h := handler(nil, "status", nil) // a nil service panics on use
+	h := handler(nil, "status", true, nil) // a nil service panics on use
 	for i := 0; i < 2; i++ {
 		res, err := h(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ragraf_status", Arguments: json.RawMessage(`{}`)}})
 		if err != nil {

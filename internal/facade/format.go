@@ -1,0 +1,267 @@
+// This file defines the two shapes of an answer (ARCHITECTURE.md §6):
+// detailed, the full facts every operation builds, and concise, which keeps
+// per item only its id, path:line, kind and one name, for agents that pay for
+// every byte of context. Every operation's arguments embed Output; Call
+// renders the concise form of a result that has one (conciser) after the
+// operation ran, so stale marks and paging are the same in both shapes.
+//
+// The facade's default is detailed (the CLI's, and what golden files hold);
+// the MCP server sends concise unless the caller asks for detailed.
+
+package facade
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Answer formats.
+const (
+	FormatConcise  = "concise"
+	FormatDetailed = "detailed"
+)
+
+// Output is the answer-shape argument every operation embeds.
+type Output struct {
+	Format string `json:"format,omitempty" jsonschema:"concise (ids, path:line, kind, one name per item) or detailed (signatures, containers, evidence chains)"`
+}
+
+func (o Output) outputFormat() string { return o.Format }
+
+// formatted is an argument struct that embeds Output.
+type formatted interface{ outputFormat() string }
+
+// conciser is a result with a concise form.
+type conciser interface{ concise() any }
+
+// checkFormat validates a format; empty is detailed.
+func checkFormat(f string) (string, error) {
+	return checkEnum("format", f, FormatDetailed, FormatConcise, FormatDetailed)
+}
+
+// applyFormat replaces env's result by its concise form when asked for and
+// the result has one. A concise envelope keeps every field but two texts a
+// model rarely needs: the reason of the capability level (status has it) and
+// the time the ledger was checked. An answer without a concise form is the
+// same in both formats.
+func applyFormat(env *Envelope, format string) {
+	if env == nil || format != FormatConcise {
+		return
+	}
+	if c, ok := env.Result.(conciser); ok {
+		env.Result = c.concise()
+		env.Capability.Reason = ""
+		env.Drift.LedgerCheckedAt = ""
+	}
+}
+
+// Brief is one item of a concise answer: the id of what it names, where it
+// is (path:line), its kind and one name. For a use or a call, at is the site
+// and id, name the definition holding it.
+type Brief struct {
+	ID      string `json:"id,omitempty"`
+	At      string `json:"at"`
+	Kind    string `json:"kind"`
+	Name    string `json:"name,omitempty"`
+	Depth   int    `json:"depth,omitempty"`   // beyond 1 only
+	Derived bool   `json:"derived,omitempty"` // inferred, not proven (provenance derived)
+	Stale   bool   `json:"stale,omitempty"`   // its lines (or a step of its chain) changed since the revision
+}
+
+// at is "path:line".
+func at(path string, line int) string {
+	return path + ":" + strconv.Itoa(line)
+}
+
+// parseAt splits "path:line"; ok is false for anything else.
+func parseAt(s string) (path string, line int, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return s[:i], n, true
+}
+
+func briefSymbol(s Symbol) Brief {
+	return Brief{ID: s.ID, At: at(s.Path, s.Line), Kind: s.Kind, Name: s.QName, Stale: s.Stale != nil}
+}
+
+func briefSymbols(ss []Symbol) []Brief {
+	out := make([]Brief, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, briefSymbol(s))
+	}
+	return out
+}
+
+// ReferencesConcise is references in concise form: uses[].at is the use
+// site, id and name the definition holding it.
+type ReferencesConcise struct {
+	Target *Brief  `json:"target"`
+	Uses   []Brief `json:"uses"`
+}
+
+func (r ReferencesResult) concise() any {
+	out := ReferencesConcise{Uses: make([]Brief, 0, len(r.Uses))}
+	if r.Target != nil {
+		b := briefSymbol(*r.Target)
+		out.Target = &b
+	}
+	for _, u := range r.Uses {
+		b := Brief{At: at(u.Path, u.Line), Kind: u.Kind, Derived: u.Provenance == "derived", Stale: u.Stale != nil}
+		if u.From != nil {
+			b.ID, b.Name = u.From.ID, u.From.QName
+		}
+		out.Uses = append(out.Uses, b)
+	}
+	return out
+}
+
+// CallsConcise is callers or callees in concise form: at is the call site,
+// id and name the calling (or called) definition.
+type CallsConcise struct {
+	Target  Brief   `json:"target"`
+	Stated  []Brief `json:"stated"`
+	Derived []Brief `json:"derived"`
+}
+
+func (r CallsResult) concise() any {
+	calls := func(cs []Call) []Brief {
+		out := make([]Brief, 0, len(cs))
+		for _, c := range cs {
+			b := Brief{ID: c.ID, At: at(c.SitePath, c.SiteLine), Kind: c.Kind, Name: c.QName, Derived: c.Provenance == "derived", Stale: c.Stale != nil}
+			if c.Depth > 1 {
+				b.Depth = c.Depth
+			}
+			out = append(out, b)
+		}
+		return out
+	}
+	return CallsConcise{Target: briefSymbol(r.Target), Stated: calls(r.Stated), Derived: calls(r.Derived)}
+}
+
+// ImpactFileConcise is one impacted file: at is its first impacted line.
+type ImpactFileConcise struct {
+	At      string `json:"at"`
+	Symbols int    `json:"symbols"`
+}
+
+// ImpactBlockConcise is one block of impact in concise form; items are the
+// impacted definitions (at is the definition), chains only in detailed.
+type ImpactBlockConcise struct {
+	Symbols          []Brief             `json:"symbols"`
+	SymbolsTotal     int                 `json:"symbols_total"`
+	Files            []ImpactFileConcise `json:"files"`
+	FilesTotal       int                 `json:"files_total"`
+	EntryPoints      []Brief             `json:"entry_points"`
+	EntryPointsTotal int                 `json:"entry_points_total"`
+	Tables           []Brief             `json:"tables"`
+	TablesTotal      int                 `json:"tables_total"`
+	Tests            []Brief             `json:"tests"`
+}
+
+// ImpactConcise is impact in concise form.
+type ImpactConcise struct {
+	Targets []Brief            `json:"targets"`
+	Depth   int                `json:"depth"`
+	Mode    string             `json:"mode"`
+	List    string             `json:"list"`
+	Hard    ImpactBlockConcise `json:"hard"`
+	Soft    ImpactBlockConcise `json:"soft"`
+	Cursors map[string]string  `json:"cursors,omitempty"`
+}
+
+func (r ImpactResult) concise() any {
+	items := func(is []ImpactItem) []Brief {
+		out := make([]Brief, 0, len(is))
+		for _, it := range is {
+			b := briefSymbol(it.Symbol)
+			if it.Depth > 1 {
+				b.Depth = it.Depth
+			}
+			for _, st := range it.Chain {
+				if st.Provenance == "derived" {
+					b.Derived = true
+				}
+			}
+			out = append(out, b)
+		}
+		return out
+	}
+	block := func(b ImpactBlock) ImpactBlockConcise {
+		files := make([]ImpactFileConcise, 0, len(b.Files))
+		for _, f := range b.Files {
+			files = append(files, ImpactFileConcise{At: at(f.Path, f.Line), Symbols: f.Symbols})
+		}
+		return ImpactBlockConcise{Symbols: items(b.Symbols), SymbolsTotal: b.SymbolsTotal, Files: files, FilesTotal: b.FilesTotal,
+			EntryPoints: items(b.EntryPoints), EntryPointsTotal: b.EntryPointsTotal, Tables: items(b.Tables), TablesTotal: b.TablesTotal,
+			Tests: briefSymbols(b.Tests)}
+	}
+	return ImpactConcise{Targets: briefSymbols(r.Targets), Depth: r.Depth, Mode: r.Mode, List: r.List,
+		Hard: block(r.Hard), Soft: block(r.Soft), Cursors: r.Cursors}
+}
+
+// SearchConcise is search in concise form, hits best first: a symbol hit is
+// named by its qname, a text hit by its first line.
+type SearchConcise struct {
+	Query    string  `json:"query"`
+	Mode     string  `json:"mode"`
+	Fallback string  `json:"fallback,omitempty"`
+	Hits     []Brief `json:"hits"`
+}
+
+// briefText is the name of a text hit: its first non-empty line, cut.
+func briefText(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if r := []rune(l); len(r) > 80 {
+				return string(r[:80]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+func (r SearchResult) concise() any {
+	out := SearchConcise{Query: r.Query, Mode: r.Mode, Fallback: r.Fallback, Hits: make([]Brief, 0, len(r.Hits))}
+	for _, h := range r.Hits {
+		name := h.QName
+		if h.Type == "text" {
+			name = briefText(h.Text)
+		}
+		out.Hits = append(out.Hits, Brief{ID: h.ID, At: at(h.Path, h.Line), Kind: h.Kind, Name: name, Stale: h.Stale != nil})
+	}
+	return out
+}
+
+// EntryPointConcise is one entry point with the qualified name of its first
+// handler (the expression as written when none resolved).
+type EntryPointConcise struct {
+	Brief
+	Handler string `json:"handler,omitempty"`
+}
+
+// EntryPointsConcise is entry_points in concise form.
+type EntryPointsConcise struct {
+	EntryPoints []EntryPointConcise `json:"entry_points"`
+}
+
+func (r EntryPointsResult) concise() any {
+	out := EntryPointsConcise{EntryPoints: make([]EntryPointConcise, 0, len(r.EntryPoints))}
+	for _, e := range r.EntryPoints {
+		c := EntryPointConcise{Brief: Brief{ID: e.ID, At: at(e.Path, e.Line), Kind: e.Kind, Name: e.Name}, Handler: e.Props["handler"]}
+		for _, h := range e.Handlers {
+			if h.Role == "" {
+				c.Handler, c.Derived = h.QName, h.Provenance == "derived"
+				break
+			}
+		}
+		out.EntryPoints = append(out.EntryPoints, c)
+	}
+	return out
+}

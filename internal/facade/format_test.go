@@ -1,0 +1,147 @@
+package facade
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// conciseRequests are the operations whose concise answers must be small,
+// asked on examples/shop.
+var conciseRequests = []struct{ op, args string }{
+	{"references", `{"qname":"Shop\\Cart\\Cart::add"}`},
+	{"callers", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":2}`},
+	{"callees", `{"qname":"Shop\\Order\\OrderService::place"}`},
+	{"impact", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":3}`},
+	{"search", `{"query":"cart"}`},
+	{"entry_points", `{}`},
+}
+
+// withFormat adds "format" to a JSON object of arguments.
+func withFormat(args, format string) string {
+	if args == "{}" || args == "" {
+		return `{"format":"` + format + `"}`
+	}
+	return strings.TrimSuffix(args, "}") + `,"format":"` + format + `"}`
+}
+
+// Every operation takes format; anything but concise or detailed is bad
+// input; detailed is the facade's default.
+func TestFT14_EveryOperationTakesFormat(t *testing.T) {
+	for _, o := range append(Ops(), DriftOps()...) {
+		if !o.Formats {
+			t.Errorf("%s: its arguments do not embed Output (format)", o.Name)
+		}
+	}
+	s, _ := newTestService(t)
+	ctx := context.Background()
+	for _, c := range opCases {
+		if _, err := s.Call(ctx, c.op, []byte(withFormat(c.valid, "short"))); AsError(err).Code != ErrBadInput {
+			t.Errorf("%s with format short: %v, want %s", c.op, err, ErrBadInput)
+		}
+		plain, det := call(t, s, c.op, c.valid), call(t, s, c.op, withFormat(c.valid, FormatDetailed))
+		plain.Drift.LedgerCheckedAt, det.Drift.LedgerCheckedAt = "", ""
+		if a, b := encode(t, plain), encode(t, det); !bytes.Equal(a, b) {
+			t.Errorf("%s: detailed differs from the default\n%s\n%s", c.op, a, b)
+		}
+		call(t, s, c.op, withFormat(c.valid, FormatConcise))
+	}
+}
+
+// Concise answers cite only places that hold in the revision (FT-17), name
+// one item per detailed item with an id, a path:line and a kind, keep the
+// envelope, and are smaller than the detailed answer.
+func TestFT17_ConciseAnswersCiteValidPlaces(t *testing.T) {
+	s := shop(t)
+	ctx := context.Background()
+	for _, r := range conciseRequests {
+		det := call(t, s, r.op, r.args)
+		con := call(t, s, r.op, withFormat(r.args, FormatConcise))
+		if det.Limits.Returned != con.Limits.Returned || det.Limits.Total != con.Limits.Total || det.NotFound != con.NotFound ||
+			len(det.StaleWarnings) != len(con.StaleWarnings) || det.IndexRev != con.IndexRev {
+			t.Errorf("%s: the concise envelope differs: %+v vs %+v", r.op, con.Limits, det.Limits)
+		}
+		facts := CollectFacts(con.Result)
+		if len(facts) == 0 {
+			t.Errorf("%s: the concise answer cites nothing", r.op)
+		}
+		cited := map[[2]any]bool{}
+		for _, f := range CollectFacts(det.Result) {
+			cited[[2]any{f.Path, f.Line}] = true
+		}
+		var files []Fact // entry points declared outside source files (a crontab) are not snapshots
+		for _, f := range facts {
+			if !cited[[2]any{f.Path, f.Line}] {
+				t.Errorf("%s: concise cites %s:%d, which the detailed answer does not", r.op, f.Path, f.Line)
+			}
+			if strings.Contains(f.Path, ".") {
+				files = append(files, f)
+			}
+		}
+		errs, err := s.CheckFacts(ctx, files)
+		must(t, err)
+		for _, e := range errs {
+			t.Errorf("%s concise: %v", r.op, e)
+		}
+		db, cb := mustCompact(t, det), mustCompact(t, con)
+		if len(cb)*10 > len(db)*6 {
+			t.Errorf("%s: concise %d bytes, detailed %d: over 60%%", r.op, len(cb), len(db))
+		}
+		var generic map[string]any
+		must(t, json.Unmarshal(cb, &generic))
+		for _, it := range conciseItems(generic["result"]) {
+			if (it["id"] != nil && it["kind"] == nil) || it["from"] != nil || it["chain"] != nil || it["signature"] != nil {
+				t.Errorf("%s: concise item %v", r.op, it)
+			}
+		}
+	}
+}
+
+func mustCompact(t *testing.T, env *Envelope) []byte {
+	t.Helper()
+	b, err := EncodeCompactJSON(env)
+	must(t, err)
+	return b
+}
+
+// conciseItems returns every object in v that has an "at" or is a list
+// element of objects.
+func conciseItems(v any) []map[string]any {
+	var out []map[string]any
+	switch t := v.(type) {
+	case map[string]any:
+		if _, ok := t["at"]; ok {
+			out = append(out, t)
+		}
+		for _, x := range t {
+			out = append(out, conciseItems(x)...)
+		}
+	case []any:
+		for _, x := range t {
+			out = append(out, conciseItems(x)...)
+		}
+	}
+	return out
+}
+
+func TestParseAt(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		path string
+		line int
+		ok   bool
+	}{
+		{"src/a.php:12", "src/a.php", 12, true},
+		{"c:/x/a.php:3", "c:/x/a.php", 3, true},
+		{"src/a.php", "", 0, false},
+		{":3", "", 0, false},
+		{"a.php:x", "", 0, false},
+	} {
+		p, l, ok := parseAt(c.in)
+		if p != c.path || l != c.line || ok != c.ok {
+			t.Errorf("parseAt(%q) = %q, %d, %v", c.in, p, l, ok)
+		}
+	}
+}
