@@ -22,9 +22,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -51,6 +53,7 @@ type options struct {
 	inprocess, warmup     bool
 	cpuprof, mutex, block string
 	ops                   string
+	sessions              int
 	sessionIdle           string
 }
 
@@ -70,6 +73,7 @@ func main() {
 	flag.StringVar(&o.block, "blockprofile", "", "with --inprocess: write a blocking profile")
 	flag.StringVar(&o.ops, "ops", "", "comma-separated operations to use (default: all of the mix)")
 	flag.StringVar(&o.sessionIdle, "session-idle", "", "passed to the server as --session-idle")
+	flag.IntVar(&o.sessions, "sessions", 0, "instead of the mix: open this many sessions (initialize only) three times, 8 s apart, and print the server's VmRSS")
 	flag.Parse()
 	if o.project == "" {
 		fmt.Fprintln(os.Stderr, "load: --project is required")
@@ -136,6 +140,9 @@ func mix(ctx context.Context, project, only string) ([]request, error) {
 type caller func(ctx context.Context, r request) (failed, toolErr bool, err error)
 
 func run(ctx context.Context, o options) error {
+	if o.sessions > 0 {
+		return sessions(o)
+	}
 	reqs, err := mix(ctx, o.project, o.ops)
 	if err != nil {
 		return fmt.Errorf("building the request mix: %w", err)
@@ -416,4 +423,42 @@ func report(o options, all []sample, elapsed time.Duration, rssBefore, rssAfter,
 		row(op, byOp[op])
 	}
 	row("**all**", all)
+}
+
+// sessions opens o.sessions sessions with bare initialize requests, three
+// rounds 8 s apart, and prints the server's memory after each: with sessions
+// that expire (--session-idle shorter than the pause) it stays level.
+func sessions(o options) error {
+	endpoint, pid, stop, err := startServer(o)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"ragraf-load","version":"1"}}}`
+	rss, _ := memory(pid)
+	fmt.Printf("start: VmRSS %.0f MB\n", rss)
+	for round := 1; round <= 3; round++ {
+		if round > 1 {
+			time.Sleep(8 * time.Second)
+		}
+		failed := 0
+		for range o.sessions {
+			req, _ := http.NewRequest("POST", endpoint, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				failed++
+				continue
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				failed++
+			}
+		}
+		rss, _ = memory(pid)
+		fmt.Printf("after round %d (%d sessions, %d failed): VmRSS %.0f MB\n", round, o.sessions, failed, rss)
+	}
+	return nil
 }
