@@ -114,7 +114,7 @@ type ContextCode struct {
 type ContextResult struct {
 	Target          Symbol           `json:"target"`
 	BudgetTokens    int              `json:"budget_tokens"`
-	Tokens          int              `json:"tokens"` // of the whole answer, as rendered by the CLI and MCP (the larger)
+	Tokens          int              `json:"tokens"` // of the whole answer as the CLI prints it; MCP's compact rendering fits the budget too
 	Doc             *ContextDoc      `json:"doc,omitempty"`
 	Container       *Symbol          `json:"container,omitempty"`
 	Impact          *ContextImpact   `json:"impact,omitempty"`
@@ -825,6 +825,12 @@ func countAnswer(env *Envelope) (int, error) {
 // fitContext keeps the longest prefix of the parts, in contextOrder, whose
 // whole answer fits the budget. Stale warnings are kept for the paths the
 // kept parts cite.
+//
+// Counting is the cost (a count of a 2,000-token answer takes about 2 ms):
+// the search narrows the prefix by the answer's bytes, at the tokens per
+// byte of a first probe, and counts exactly only within 8 % of the budget. It
+// counts the indented rendering, which has the more tokens, and checks the
+// compact one on the answer it keeps.
 func (s *Service) fitContext(env *Envelope, full ContextResult, total [numSections]int, budget int) (*Envelope, error) {
 	seq := contextOrder(full, total)
 	warnings := env.StaleWarnings
@@ -832,7 +838,7 @@ func (s *Service) fitContext(env *Envelope, full ContextResult, total [numSectio
 	for _, n := range total {
 		limitTotal += n
 	}
-	try := func(k, tokens int) (int, error) {
+	set := func(k, tokens int) {
 		r := full.cut(seq[:k], total)
 		r.Tokens = tokens
 		env.Result = r
@@ -847,34 +853,118 @@ func (s *Service) fitContext(env *Envelope, full ContextResult, total [numSectio
 			}
 		}
 		env.Limits = Limits{Limit: budget, Returned: k + 1, Total: limitTotal + 1, Truncated: k < len(seq)}
-		n, err := countAnswer(env)
+	}
+	size := func(k int) (int, error) { // bytes of the indented answer
+		set(k, budget)
+		b, err := EncodeJSON(env)
+		return len(b), err
+	}
+	exactAt := func(k, tokens int) (int, error) { // tokens of the indented answer
+		set(k, tokens)
+		b, err := EncodeJSON(env)
 		if err != nil {
-			return 0, &Error{Code: ErrInternal, Message: "counting tokens: " + err.Error()}
+			return 0, err
 		}
-		return n, nil
+		return CountTokens(string(b))
 	}
-	// a placeholder of the budget's width for the count itself: the final
-	// count has no more digits
-	n, err := try(len(seq), budget)
-	if err != nil {
-		return nil, err
-	}
-	k := len(seq)
-	if n > budget {
-		if n, err = try(0, budget); err != nil {
-			return nil, err
+	exact := func(k int) (int, error) { return exactAt(k, budget) }
+	internal := func(err error) error { return &Error{Code: ErrInternal, Message: "counting tokens: " + err.Error()} }
+	n := len(seq)
+	// the last k whose estimate at perByte is at most bound (0 if none)
+	lastUnder := func(perByte, bound float64) (int, error) {
+		if b, err := size(n); err != nil || float64(b)*perByte <= bound {
+			return n, err
 		}
-		if n > budget {
-			return nil, badInput("budget_tokens %d is below the %d tokens the smallest answer about %s takes; pass at least %d", budget, n, full.Target.QName, n)
-		}
-		lo, hi := 0, len(seq) // lo fits, hi does not
+		lo, hi := 0, n
 		for hi-lo > 1 {
 			mid := (lo + hi) / 2
-			m, err := try(mid, budget)
+			b, err := size(mid)
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
-			if m <= budget {
+			if float64(b)*perByte <= bound {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return lo, nil
+	}
+	counted := map[int]int{}
+	count := func(k int) (int, error) {
+		if t, ok := counted[k]; ok {
+			return t, nil
+		}
+		t, err := exact(k)
+		counted[k] = t
+		return t, err
+	}
+	tooSmall := func(t int) error {
+		return badInput("budget_tokens %d is below the %d tokens the smallest answer about %s takes; pass at least %d", budget, t, full.Target.QName, t)
+	}
+	// a first guess of cl100k tokens per byte of indented JSON, then the
+	// ratio measured on the answer it picks
+	k1, err := lastUnder(0.3, float64(budget))
+	if err != nil {
+		return nil, internal(err)
+	}
+	t1, err := count(k1)
+	if err != nil {
+		return nil, internal(err)
+	}
+	k := k1
+	if k1 < n || t1 > budget {
+		b1, err := size(k1)
+		if err != nil {
+			return nil, internal(err)
+		}
+		perByte := float64(t1) / float64(max(b1, 1))
+		lo, err := lastUnder(perByte, float64(budget)*0.95)
+		if err != nil {
+			return nil, internal(err)
+		}
+		hi, err := lastUnder(perByte, float64(budget)*1.05)
+		if err != nil {
+			return nil, internal(err)
+		}
+		hi = min(hi+1, n)
+		// widen the window where the estimate was wrong, until lo fits
+		// and hi does not (or hi = n fits: the whole answer)
+		for {
+			t, err := count(lo)
+			if err != nil {
+				return nil, internal(err)
+			}
+			if t <= budget {
+				break
+			}
+			if lo == 0 {
+				return nil, tooSmall(t)
+			}
+			hi, lo = lo, lo/2
+		}
+		whole := false
+		for {
+			t, err := count(hi)
+			if err != nil {
+				return nil, internal(err)
+			}
+			if t > budget {
+				break
+			}
+			if lo = hi; hi == n {
+				whole = true
+				break
+			}
+			hi = min(n, hi+(n-hi+1)/2)
+		}
+		for !whole && hi-lo > 1 {
+			mid := (lo + hi) / 2
+			t, err := count(mid)
+			if err != nil {
+				return nil, internal(err)
+			}
+			if t <= budget {
 				lo = mid
 			} else {
 				hi = mid
@@ -882,17 +972,34 @@ func (s *Service) fitContext(env *Envelope, full ContextResult, total [numSectio
 		}
 		k = lo
 	}
-	// the exact count, stated in the answer it counts
-	tokens := budget
-	for range 4 {
-		m, err := try(k, tokens)
-		if err != nil {
-			return nil, err
+	// the exact count, stated in the answer it counts, of both renderings;
+	// should the compact one ever have more tokens and not fit, a part less
+	for ; ; k-- {
+		tokens, t := budget, 0
+		for range 4 {
+			if t, err = exactAt(k, tokens); err != nil {
+				return nil, internal(err)
+			}
+			if t == tokens {
+				break
+			}
+			tokens = t
 		}
-		if m == tokens {
-			break
+		if t <= budget {
+			b, err := EncodeCompactJSON(env)
+			if err != nil {
+				return nil, internal(err)
+			}
+			c, err := CountTokens(string(b))
+			if err != nil {
+				return nil, internal(err)
+			}
+			if c <= budget {
+				return env, nil
+			}
 		}
-		tokens = m
+		if k == 0 {
+			return nil, tooSmall(t)
+		}
 	}
-	return env, nil
 }

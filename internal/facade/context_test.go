@@ -115,6 +115,15 @@ func TestContextBudget(t *testing.T) {
 	if _, err := s.Call(context.Background(), "context", []byte(req(300))); AsError(errOr(err)).Code != ErrBadInput || !strings.Contains(err.Error(), "pass at least") {
 		t.Errorf("budget below the smallest answer: %v", err)
 	}
+	// the parts in the order the budget takes them
+	snap, release, err := s.acquire(context.Background())
+	must(t, err)
+	defer release()
+	target, _, err := s.target(context.Background(), snap, "", `Shop\Money\Money`)
+	must(t, err)
+	all, total, err := s.contextParts(context.Background(), snap, target)
+	must(t, err)
+	seq := contextOrder(all, total)
 	prev := -1
 	var prevR ContextResult
 	for _, budget := range []int{500, 700, 1000, 1500, 2500, 4000, 8000} {
@@ -127,7 +136,7 @@ func TestContextBudget(t *testing.T) {
 			must(t, err)
 			n = max(n, c)
 		}
-		if n > budget || r.Tokens != n {
+		if n > budget || r.Tokens != cliTokens(t, env) {
 			t.Errorf("budget %d: answer has %d tokens, says %d", budget, n, r.Tokens)
 		}
 		if env.Limits.Returned < prev {
@@ -138,6 +147,17 @@ func TestContextBudget(t *testing.T) {
 		}
 		if r.Code != nil && (r.Doc == nil || r.Container == nil || r.Impact == nil || r.Dataflow == nil) {
 			t.Errorf("budget %d: code before the facts about the symbol", budget)
+		}
+		if k := env.Limits.Returned - 1; k < len(seq) {
+			// the next part would not have fitted
+			next := *env
+			nr := all.cut(seq[:k+1], total)
+			nr.BudgetTokens, nr.Tokens = budget, r.Tokens
+			next.Result = nr
+			next.Limits.Returned++
+			if cliTokens(t, &next) <= budget {
+				t.Errorf("budget %d: %d parts kept, %d would fit", budget, k, k+1)
+			}
 		}
 		if env.Limits.Truncated != (len(r.Omitted) > 0) {
 			t.Errorf("budget %d: truncated=%v omitted=%v", budget, env.Limits.Truncated, r.Omitted)
@@ -175,4 +195,13 @@ func TestContextStale(t *testing.T) {
 	if n, err := countAnswer(env); err != nil || n > 1500 {
 		t.Errorf("%d tokens (%v)", n, err)
 	}
+}
+
+// cliTokens counts the answer as the CLI prints it.
+func cliTokens(t *testing.T, env *Envelope) int {
+	b, err := EncodeJSON(env)
+	must(t, err)
+	n, err := CountTokens(string(b))
+	must(t, err)
+	return n
 }
