@@ -72,6 +72,8 @@ func Ops() []Op {
 		op[DocsArgs, DocsResult]("docs", (*Service).Docs),
 		op[ContextArgs, ContextResult]("context", (*Service).Context),
 		op[ChangesArgs, ChangesResult]("changes", (*Service).Changes),
+		op[SliceArgs, SliceResult]("slice", (*Service).Slice),
+		op[FlowArgs, FlowResult]("flow", (*Service).Flow),
 	}
 }
 

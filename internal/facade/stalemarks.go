@@ -13,6 +13,9 @@ import "github.com/ragraf/ragraf/internal/fact"
 // markStale returns result with the stale marks of v set on its items.
 // Results without facts to mark are returned as they are.
 func markStale(result any, v *StaleView) any {
+	if m, ok := result.(staleMarker); ok {
+		return m.markStale(v)
+	}
 	switch r := result.(type) {
 	case SymbolResult:
 		markSymbols(r.Symbols, v)
@@ -76,6 +79,9 @@ func markStale(result any, v *StaleView) any {
 	}
 	return result
 }
+
+// staleMarker is a result that marks its own items (slice, flow).
+type staleMarker interface{ markStale(v *StaleView) any }
 
 func markSymbol(s *Symbol, v *StaleView) { s.Stale = v.At(s.Path, s.Line, s.EndLine) }
 

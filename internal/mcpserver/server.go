@@ -56,7 +56,7 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 		Logger:       opts.Logger,
 	})
 	descs := map[string]tool{}
-	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools, changeTools} {
+	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, dataflowTools, sourceTools, domainTools, changeTools} {
 		for _, t := range fam {
 			descs[t.op] = t
 		}

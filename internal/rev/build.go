@@ -398,6 +398,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())
 
 	info.CorpusHash = corpusHash(rows)
+	info.Capability = capability(rows)
 	info.Files = map[string]int{}
 	for _, r := range rows {
 		info.Files[r.Status]++
@@ -595,9 +596,20 @@ func dedupUnresolved(us []fact.Unresolved) []fact.Unresolved {
 	return out
 }
 
-func capability() Capability {
+// capability says what a revision of the files rows can answer. Level is
+// about the data-flow engine (ARCHITECTURE.md §7, §11): "full" when slice
+// and flow can run on the revision, which they can for any revision with PHP
+// files, since they lower the indexed snapshots on demand; vectors are
+// reported on their own and never lower the level. rows nil is a revision
+// not yet built.
+func capability(rows []graph.File) Capability {
+	for _, r := range rows {
+		if r.Lang == php.Lang {
+			return Capability{Level: "full", Dataflow: true, Vectors: false, Reason: "no embedding model configured"}
+		}
+	}
 	return Capability{Level: "degraded", Dataflow: false, Vectors: false,
-		Reason: "data-flow engine not available in this version; no embedding model configured"}
+		Reason: "data-flow engine covers PHP only and the revision has no PHP file; no embedding model configured"}
 }
 
 func ragrafVersion() string { return version.Version }

@@ -1,0 +1,199 @@
+// This file defines the IR a language lowers a function into; the lowering
+// of PHP is internal/lang/php/dataflow.go, the queries over it query.go.
+
+package dataflow
+
+import (
+	"strconv"
+	"strings"
+)
+
+// LocKind names what a location is.
+type LocKind string
+
+// Location kinds.
+const (
+	Local       LocKind = "local"       // $x
+	Param       LocKind = "param"       // parameter Index of the function
+	Return      LocKind = "return"      // the function's return value
+	Prop        LocKind = "property"    // Class::$p ($this->p bound to the class), or *::$p
+	Elem        LocKind = "element"     // $x['k'] (Key "*" for a computed key)
+	Superglobal LocKind = "superglobal" // $_GET['k']
+	Global      LocKind = "global"      // a variable declared global
+	CallResult  LocKind = "call"        // the value of a call
+	Arg         LocKind = "arg"         // argument Index of a call
+	Output      LocKind = "output"      // echo, print, include and similar statements
+)
+
+// Loc is one location; Name is a variable's name without `$`, a property's
+// Class::$p, a call's callee name or an output statement's keyword.
+type Loc struct {
+	Kind  LocKind `json:"kind"`
+	Name  string  `json:"name"`
+	Key   string  `json:"key,omitempty"`
+	Index int     `json:"index,omitempty"`
+}
+
+// String renders l as PHP-like text: $x, $x['k'], Class::$p, $_GET['k'],
+// foo(), arg 1 of foo(), return.
+func (l Loc) String() string {
+	switch l.Kind {
+	case Local, Global:
+		return "$" + l.Name
+	case Param:
+		return "$" + l.Name + " (param " + strconv.Itoa(l.Index) + ")"
+	case Return:
+		return "return"
+	case Prop:
+		return l.Name
+	case Elem, Superglobal:
+		k := l.Key
+		if k != "*" {
+			k = "'" + k + "'"
+		}
+		return "$" + l.Name + "[" + k + "]"
+	case CallResult:
+		if strings.HasPrefix(l.Name, "(") {
+			return l.Name // a cast
+		}
+		return l.Name + "()"
+	case Arg:
+		return "arg " + strconv.Itoa(l.Index) + " of " + l.Name + "()"
+	case Output:
+		return l.Name
+	}
+	return l.Name
+}
+
+// Var is the variable name a location is about, for matching a criterion's
+// variable ("" for calls, returns and outputs).
+func (l Loc) Var() string {
+	switch l.Kind {
+	case Local, Global, Param, Elem, Superglobal:
+		return l.Name
+	case Prop:
+		if i := strings.Index(l.Name, "::$"); i >= 0 {
+			return l.Name[i+3:]
+		}
+	}
+	return ""
+}
+
+// EdgeKind names how a value reaches a node.
+type EdgeKind string
+
+// Edge kinds.
+const (
+	Assign   EdgeKind = "assign"   // copied ($a = $b, ??, ?:, foreach, destructuring, use)
+	Concat   EdgeKind = "concat"   // part of a string (., .=, interpolation)
+	ArgEdge  EdgeKind = "arg"      // argument -> parameter of the callee
+	Ret      EdgeKind = "ret"      // return -> call result in the caller
+	Store    EdgeKind = "store"    // into a property or array element
+	Load     EdgeKind = "load"     // out of a property or array element
+	Sanitize EdgeKind = "sanitize" // through a cast or a configured sanitizer
+	CallEdge EdgeKind = "call"     // argument -> result of a call not followed (library or unresolved)
+	Operand  EdgeKind = "operand"  // an operand of arithmetic or comparison
+)
+
+// In is one incoming edge: the value of node From (in the same function)
+// reaches the node, by Kind; Note names a cast for Sanitize edges.
+type In struct {
+	From int
+	Kind EdgeKind
+	Note string
+}
+
+// Node is one definition at a line. Kind says which statement made it:
+// assign, param, return, call, arg, source, load, foreach, output, global,
+// use, include.
+type Node struct {
+	Line int
+	Kind string
+	Loc  Loc
+	In   []In
+	Call int // for arg and call nodes: index of the call in Func.Calls; -1 otherwise
+}
+
+// Call is one call site. Name is the callee's short name (function or
+// method); Receiver the variable or class it is called on ("" for a plain
+// function); Dynamic is set when the callee is computed ($f(), $o->$m()).
+type Call struct {
+	Line     int
+	Name     string
+	Receiver string
+	Method   bool
+	Dynamic  bool
+	Literal  string // the first argument when it is a string literal (php://input)
+	Args     []int  // node ids of the arguments, in order
+	Result   int    // node id of the call's value
+}
+
+// Func is one function's IR; a file's top-level code is a Func with
+// TopLevel set. Lines are 1-based and inclusive.
+type Func struct {
+	ID        string // the graph node id, set by whoever loads it
+	Path      string
+	Name      string // function or method name; "" for the top level
+	Class     string // the class of a method
+	StartLine int
+	EndLine   int
+	TopLevel  bool
+	Params    []int // node ids, in order
+	Returns   []int // node ids of return statements
+	Nodes     []Node
+	Calls     []Call
+	// Imprecise lists why the lowering cannot be exact (references,
+	// global, $$, extract, compact); the function's variables are then
+	// treated as memory and the answer says so.
+	Imprecise []string
+
+	out [][]int // reverse of In, built by Out
+}
+
+// Out returns the nodes node i flows into.
+func (f *Func) Out(i int) []int {
+	if f.out == nil {
+		f.out = make([][]int, len(f.Nodes))
+		for j := range f.Nodes {
+			for _, in := range f.Nodes[j].In {
+				f.out[in.From] = append(f.out[in.From], j)
+			}
+		}
+	}
+	return f.out[i]
+}
+
+// edgeTo returns the kind of the edge from node from to node to.
+func (f *Func) edgeTo(from, to int) In {
+	for _, in := range f.Nodes[to].In {
+		if in.From == from {
+			return in
+		}
+	}
+	return In{From: from, Kind: Assign}
+}
+
+// Contains reports whether line is inside the function.
+func (f *Func) Contains(line int) bool { return f.StartLine <= line && line <= f.EndLine }
+
+// Dump renders f one node a line, for tests and debugging:
+// `3 L12 assign $x <- 1:assign 2:concat`.
+func (f *Func) Dump() string {
+	var b strings.Builder
+	b.WriteString(f.Name)
+	if len(f.Imprecise) > 0 {
+		b.WriteString(" imprecise=" + strings.Join(f.Imprecise, ","))
+	}
+	b.WriteByte('\n')
+	for i, n := range f.Nodes {
+		b.WriteString(strconv.Itoa(i) + " L" + strconv.Itoa(n.Line) + " " + n.Kind + " " + n.Loc.String())
+		if len(n.In) > 0 {
+			b.WriteString(" <-")
+			for _, in := range n.In {
+				b.WriteString(" " + strconv.Itoa(in.From) + ":" + string(in.Kind))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

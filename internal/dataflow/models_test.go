@@ -1,0 +1,37 @@
+package dataflow
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestModelsShipped: the models in the binary decode strictly and name the
+// sources, sinks and sanitizers the operations document.
+func TestModelsShipped(t *testing.T) {
+	m, err := DefaultModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.SourceNames(); !slices.Equal(got, []string{"http_input"}) {
+		t.Errorf("sources %v", got)
+	}
+	for _, s := range []string{"sql", "output", "shell", "include", "unserialize", "file"} {
+		if _, ok := m.Sinks[s]; !ok {
+			t.Errorf("no sink %s", s)
+		}
+	}
+	for _, c := range []struct {
+		call Call
+		want string
+	}{
+		{Call{Name: "intval"}, "intval"},
+		{Call{Name: "prepare", Method: true, Receiver: "wpdb"}, "->prepare"},
+		{Call{Name: "prepare", Method: true, Receiver: "stmt"}, ""},
+		{Call{Name: "intval", Method: true, Receiver: "x"}, ""},
+		{Call{Name: "?", Dynamic: true}, ""},
+	} {
+		if got := m.sanitizer(&c.call); got != c.want {
+			t.Errorf("sanitizer(%+v) = %q, want %q", c.call, got, c.want)
+		}
+	}
+}

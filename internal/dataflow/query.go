@@ -1,0 +1,765 @@
+// This file defines the queries over the IR: Slice and Flow, walking def-use
+// edges within a function and the call graph (Env) across functions with a
+// call string of at most two sites. The IR is lowered per language
+// (internal/lang/php/dataflow.go); the facade supplies Env from a revision.
+
+package dataflow
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Link is one call edge of the revision: Caller calls Callee (whose short
+// name is Name) at Line.
+type Link struct {
+	Caller, Callee string
+	Line           int
+	Name           string
+	Provenance     string // stated | derived
+	Confidence     float64
+}
+
+// Env is what a query needs from a revision. Func returns the IR of a graph
+// node (a function, a method or a file's top level), nil when there is none;
+// Callees and Callers return call edges (calls and calls_heuristic) from and
+// to a node; Siblings the functions of f's file, where a property's stores
+// and loads are matched. Each is called again for the same argument; the
+// caller caches.
+type Env struct {
+	Func     func(ctx context.Context, id string) (*Func, error)
+	Callees  func(ctx context.Context, caller string) ([]Link, error)
+	Callers  func(ctx context.Context, callee string) ([]Link, error)
+	Siblings func(ctx context.Context, f *Func) ([]*Func, error)
+	Models   *Models
+}
+
+// Budget bounds one query (NFR-8): MaxStates search states, MaxMS
+// milliseconds of wall time, Depth function boundaries crossed.
+type Budget struct {
+	MaxStates int
+	MaxMS     int
+	Depth     int
+}
+
+// Point names a node of a function.
+type Point struct {
+	Func *Func
+	Node int
+}
+
+// Via is the call a step crosses: the call site and the callee.
+type Via struct {
+	CallPath string `json:"call_path"`
+	CallLine int    `json:"call_line"`
+	Callee   string `json:"callee"` // graph id of the function entered or left
+}
+
+// Step is one node of an answer with the edge that reached it.
+type Step struct {
+	Path       string   `json:"path"`
+	Line       int      `json:"line"`
+	Kind       string   `json:"kind"`
+	Location   string   `json:"location"`
+	Function   string   `json:"function"` // graph id
+	Edge       EdgeKind `json:"edge,omitempty"`
+	Via        *Via     `json:"via,omitempty"`
+	Provenance string   `json:"provenance"`
+	Confidence float64  `json:"confidence"`
+	Sanitizers []string `json:"sanitizers,omitempty"`
+}
+
+// Cut is a place the analysis could not see past.
+type Cut struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// Dep is one dependence edge of a slice between two of its nodes.
+type Dep struct {
+	From int      `json:"from"` // index in SliceResult.Nodes
+	To   int      `json:"to"`
+	Kind EdgeKind `json:"kind"`
+}
+
+// SliceResult is a slice: its nodes in the order reached, the edges among
+// them, the functions crossed, the cut points and whether a budget stopped
+// the walk.
+type SliceResult struct {
+	Nodes     []Step
+	Deps      []Dep
+	Functions []string
+	Cuts      []Cut
+	Truncated bool
+}
+
+// FlowResult is a flow: the shortest path when Found; otherwise Complete
+// says whether the search saw everything it could reach (only then is the
+// absence of a path a fact), and Cuts where it could not see.
+type FlowResult struct {
+	Found     bool
+	Complete  bool
+	Truncated bool
+	Path      []Step
+	Cuts      []Cut
+	States    int
+}
+
+// frame is one call-string entry: the call (index in the caller's Calls)
+// a path entered a callee by.
+type frame struct {
+	fn   string
+	call int
+}
+
+// state is a search state: a node under a call string of at most two sites.
+type state struct {
+	fn     string
+	node   int
+	cs     [2]frame
+	ncs    int
+	crossd int // functions crossed so far; not a distinct state by itself
+}
+
+func (s state) key() state { s.crossd = 0; return s }
+
+func (s state) push(f frame) state {
+	if s.ncs == 2 {
+		s.cs[0], s.cs[1] = s.cs[1], f
+	} else {
+		s.cs[s.ncs] = f
+		s.ncs++
+	}
+	return s
+}
+
+func (s state) pop() (state, frame, bool) {
+	if s.ncs == 0 {
+		return s, frame{}, false
+	}
+	s.ncs--
+	f := s.cs[s.ncs]
+	s.cs[s.ncs] = frame{}
+	return s, f, true
+}
+
+// edge is one move of the search.
+type edge struct {
+	to         state
+	kind       EdgeKind
+	note       string
+	via        *Via
+	derived    bool
+	confidence float64
+}
+
+// walker runs one query.
+type walker struct {
+	ctx      context.Context
+	env      Env
+	budget   Budget
+	deadline time.Time
+	funcs    map[string]*Func
+	callees  map[string][]Link
+	callers  map[string][]Link
+	siblings map[string][]*Func
+	cuts     map[Cut]bool
+	states   int
+	stopped  bool
+	err      error
+}
+
+func newWalker(ctx context.Context, env Env, b Budget) *walker {
+	if b.MaxStates <= 0 {
+		b.MaxStates = 200000
+	}
+	if b.MaxMS <= 0 {
+		b.MaxMS = 2000
+	}
+	if b.Depth <= 0 {
+		b.Depth = 2
+	}
+	return &walker{ctx: ctx, env: env, budget: b, deadline: time.Now().Add(time.Duration(b.MaxMS) * time.Millisecond),
+		funcs: map[string]*Func{}, callees: map[string][]Link{}, callers: map[string][]Link{}, siblings: map[string][]*Func{}, cuts: map[Cut]bool{}}
+}
+
+func (w *walker) fn(id string) *Func {
+	if f, ok := w.funcs[id]; ok {
+		return f
+	}
+	f, err := w.env.Func(w.ctx, id)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	w.funcs[id] = f
+	return f
+}
+
+func (w *walker) cut(path string, line int, reason string) {
+	w.cuts[Cut{Path: path, Line: line, Reason: reason}] = true
+}
+
+// tick counts a state and reports whether the budget allows another.
+func (w *walker) tick() bool {
+	w.states++
+	if w.states > w.budget.MaxStates {
+		w.stopped = true
+		return false
+	}
+	if w.states%256 == 0 {
+		if time.Now().After(w.deadline) || w.ctx.Err() != nil {
+			w.stopped = true
+			return false
+		}
+	}
+	return true
+}
+
+// targets returns the call edges resolving call c of f.
+func (w *walker) targets(f *Func, c int) []Link {
+	ls, ok := w.callees[f.ID]
+	if !ok {
+		var err error
+		ls, err = w.env.Callees(w.ctx, f.ID)
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		w.callees[f.ID] = ls
+	}
+	call := &f.Calls[c]
+	var out []Link
+	for _, l := range ls {
+		if l.Line == call.Line && strings.EqualFold(l.Name, call.Name) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (w *walker) callersOf(id string) []Link {
+	ls, ok := w.callers[id]
+	if !ok {
+		var err error
+		ls, err = w.env.Callers(w.ctx, id)
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		w.callers[id] = ls
+	}
+	return ls
+}
+
+// sitesOf returns the calls of caller f that link l names.
+func sitesOf(f *Func, l Link) []int {
+	var out []int
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		if c.Line == l.Line && strings.EqualFold(c.Name, l.Name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func linkVia(f *Func, c int, callee string) *Via {
+	return &Via{CallPath: f.Path, CallLine: f.Calls[c].Line, Callee: callee}
+}
+
+func derivedLink(l Link) (bool, float64) {
+	if l.Provenance == "derived" {
+		return true, l.Confidence
+	}
+	return false, 1
+}
+
+// noteImprecise records why f cannot be exact, once per function.
+func (w *walker) noteImprecise(f *Func) {
+	for _, r := range f.Imprecise {
+		w.cut(f.Path, f.StartLine, r)
+	}
+}
+
+// forward lists the moves out of s.
+func (w *walker) forward(s state) []edge {
+	f := w.fn(s.fn)
+	if f == nil {
+		return nil
+	}
+	n := &f.Nodes[s.node]
+	var out []edge
+	// into callees: an argument becomes the callee's parameter
+	if n.Kind == "arg" {
+		c := &f.Calls[n.Call]
+		ts := w.targets(f, n.Call)
+		if len(ts) == 0 && (c.Dynamic || c.Method) && w.env.Models.sanitizer(c) == "" {
+			w.cut(f.Path, n.Line, "unresolved call")
+		}
+		for _, l := range ts {
+			g := w.fn(l.Callee)
+			if g == nil || n.Loc.Index >= len(g.Params) {
+				continue
+			}
+			if s.crossd >= w.budget.Depth {
+				w.cut(f.Path, n.Line, "depth")
+				continue
+			}
+			d, conf := derivedLink(l)
+			to := s.push(frame{fn: f.ID, call: n.Call})
+			to.fn, to.node, to.crossd = g.ID, g.Params[n.Loc.Index], s.crossd+1
+			out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(f, n.Call, g.ID), derived: d, confidence: conf})
+		}
+	}
+	// out of the callee: a return becomes the call's value
+	if n.Kind == "return" {
+		if rest, fr, ok := s.pop(); ok {
+			if g := w.fn(fr.fn); g != nil {
+				rest.fn, rest.node = g.ID, g.Calls[fr.call].Result
+				out = append(out, edge{to: rest, kind: Ret, via: linkVia(g, fr.call, f.ID), confidence: 1})
+			}
+		} else {
+			for _, l := range w.callersOf(f.ID) {
+				g := w.fn(l.Caller)
+				if g == nil {
+					continue
+				}
+				if s.crossd >= w.budget.Depth {
+					w.cut(f.Path, n.Line, "depth")
+					continue
+				}
+				d, conf := derivedLink(l)
+				for _, c := range sitesOf(g, l) {
+					to := state{fn: g.ID, node: g.Calls[c].Result, crossd: s.crossd + 1}
+					out = append(out, edge{to: to, kind: Ret, via: linkVia(g, c, f.ID), derived: d, confidence: conf})
+				}
+			}
+		}
+	}
+	if n.Kind == "output" && (strings.HasPrefix(n.Loc.Name, "include") || strings.HasPrefix(n.Loc.Name, "require")) {
+		w.cut(f.Path, n.Line, "include not followed")
+	}
+	// a property store reaches every load of the property in its file
+	if n.Loc.Kind == Prop && n.Kind != "load" {
+		for _, g := range w.siblingsOf(f) {
+			for j := range g.Nodes {
+				m := &g.Nodes[j]
+				if m.Kind == "load" && m.Loc.Name == n.Loc.Name {
+					to := state{fn: g.ID, node: j, crossd: s.crossd}
+					out = append(out, edge{to: to, kind: Load, derived: true, confidence: 0.9})
+				}
+			}
+		}
+	}
+	for _, j := range f.Out(s.node) {
+		in := f.edgeTo(s.node, j)
+		m := &f.Nodes[j]
+		if in.Kind == CallEdge && m.Call >= 0 {
+			c := &f.Calls[m.Call]
+			if san := w.env.Models.sanitizer(c); san != "" {
+				to := s
+				to.node = j
+				out = append(out, edge{to: to, kind: Sanitize, note: san, confidence: 1})
+				continue
+			}
+			if w.resolvedInto(f, m.Call) {
+				continue // the path goes through the callee instead
+			}
+		}
+		to := s
+		to.node = j
+		out = append(out, edge{to: to, kind: in.Kind, note: in.Note, confidence: 1})
+	}
+	return out
+}
+
+// resolvedInto reports whether call c of f has a callee whose IR is known,
+// so its value is followed through the callee rather than passed through.
+func (w *walker) resolvedInto(f *Func, c int) bool {
+	for _, l := range w.targets(f, c) {
+		if w.fn(l.Callee) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) siblingsOf(f *Func) []*Func {
+	if gs, ok := w.siblings[f.Path]; ok {
+		return gs
+	}
+	gs, err := w.env.Siblings(w.ctx, f)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	for _, g := range gs {
+		if _, ok := w.funcs[g.ID]; !ok {
+			w.funcs[g.ID] = g
+		}
+	}
+	w.siblings[f.Path] = gs
+	return gs
+}
+
+// backward lists the moves into s, as edges from s to the nodes it depends on.
+func (w *walker) backward(s state) []edge {
+	f := w.fn(s.fn)
+	if f == nil {
+		return nil
+	}
+	n := &f.Nodes[s.node]
+	var out []edge
+	if n.Kind == "param" {
+		if rest, fr, ok := s.pop(); ok {
+			if g := w.fn(fr.fn); g != nil && n.Loc.Index < len(g.Calls[fr.call].Args) {
+				rest.fn, rest.node = g.ID, g.Calls[fr.call].Args[n.Loc.Index]
+				out = append(out, edge{to: rest, kind: ArgEdge, via: linkVia(g, fr.call, f.ID), confidence: 1})
+			}
+		} else {
+			for _, l := range w.callersOf(f.ID) {
+				g := w.fn(l.Caller)
+				if g == nil {
+					continue
+				}
+				if s.crossd >= w.budget.Depth {
+					w.cut(f.Path, n.Line, "depth")
+					continue
+				}
+				d, conf := derivedLink(l)
+				for _, c := range sitesOf(g, l) {
+					if n.Loc.Index < len(g.Calls[c].Args) {
+						to := state{fn: g.ID, node: g.Calls[c].Args[n.Loc.Index], crossd: s.crossd + 1}
+						out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(g, c, f.ID), derived: d, confidence: conf})
+					}
+				}
+			}
+		}
+	}
+	resolved := false
+	if n.Kind == "call" && n.Call >= 0 {
+		c := &f.Calls[n.Call]
+		for _, l := range w.targets(f, n.Call) {
+			g := w.fn(l.Callee)
+			if g == nil {
+				continue
+			}
+			resolved = true
+			if s.crossd >= w.budget.Depth {
+				w.cut(f.Path, n.Line, "depth")
+				continue
+			}
+			d, conf := derivedLink(l)
+			for _, r := range g.Returns {
+				to := s.push(frame{fn: f.ID, call: n.Call})
+				to.fn, to.node, to.crossd = g.ID, r, s.crossd+1
+				out = append(out, edge{to: to, kind: Ret, via: linkVia(f, n.Call, g.ID), derived: d, confidence: conf})
+			}
+		}
+		if !resolved && (c.Dynamic || c.Method) && w.env.Models.sanitizer(c) == "" {
+			w.cut(f.Path, n.Line, "unresolved call")
+		}
+	}
+	if n.Kind == "load" && n.Loc.Kind == Prop {
+		for _, g := range w.siblingsOf(f) {
+			for j := range g.Nodes {
+				m := &g.Nodes[j]
+				if m.Kind != "load" && m.Loc.Kind == Prop && m.Loc.Name == n.Loc.Name {
+					to := state{fn: g.ID, node: j, crossd: s.crossd}
+					out = append(out, edge{to: to, kind: Store, derived: true, confidence: 0.9})
+				}
+			}
+		}
+	}
+	san := ""
+	if n.Kind == "call" && n.Call >= 0 {
+		san = w.env.Models.sanitizer(&f.Calls[n.Call])
+	}
+	for _, in := range n.In {
+		if in.Kind == CallEdge && resolved {
+			continue
+		}
+		to := s
+		to.node = in.From
+		e := edge{to: to, kind: in.Kind, note: in.Note, confidence: 1}
+		if in.Kind == CallEdge && san != "" {
+			e.kind, e.note = Sanitize, san
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func (w *walker) step(s state, e *edge) Step {
+	f := w.fn(s.fn)
+	n := &f.Nodes[s.node]
+	st := Step{Path: f.Path, Line: n.Line, Kind: n.Kind, Location: n.Loc.String(), Function: f.ID, Provenance: "stated", Confidence: 1}
+	if e != nil {
+		st.Edge, st.Via = e.kind, e.via
+		if e.derived {
+			st.Provenance, st.Confidence = "derived", e.confidence
+		} else if e.confidence < 1 {
+			st.Provenance, st.Confidence = "derived", e.confidence
+		}
+		if e.kind == Sanitize && e.note != "" {
+			st.Sanitizers = []string{e.note}
+		}
+	}
+	return st
+}
+
+func (w *walker) cutList() []Cut {
+	out := make([]Cut, 0, len(w.cuts))
+	for c := range w.cuts {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Reason < b.Reason
+	})
+	return out
+}
+
+// Slice walks from the nodes at start backwards (the values they depend on)
+// or forwards (what they reach), at most limit nodes.
+func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int, b Budget) (*SliceResult, error) {
+	w := newWalker(ctx, env, b)
+	type seen struct {
+		fn   string
+		node int
+	}
+	index := map[seen]int{}
+	res := &SliceResult{}
+	var queue []state
+	visited := map[state]bool{}
+	for _, p := range start {
+		w.funcs[p.Func.ID] = p.Func
+		s := state{fn: p.Func.ID, node: p.Node}
+		if !visited[s] {
+			visited[s] = true
+			queue = append(queue, s)
+		}
+		k := seen{p.Func.ID, p.Node}
+		if _, ok := index[k]; !ok {
+			index[k] = len(res.Nodes)
+			res.Nodes = append(res.Nodes, w.step(s, nil))
+		}
+		w.noteImprecise(p.Func)
+	}
+	fnSeen := map[string]bool{}
+	deps := map[Dep]bool{}
+	for len(queue) > 0 && !w.stopped {
+		s := queue[0]
+		queue = queue[1:]
+		from := index[seen{s.fn, s.node}]
+		var es []edge
+		if forward {
+			es = w.forward(s)
+		} else {
+			es = w.backward(s)
+		}
+		for i := range es {
+			e := &es[i]
+			k := seen{e.to.fn, e.to.node}
+			to, ok := index[k]
+			if !ok {
+				if len(res.Nodes) >= limit {
+					res.Truncated = true
+					w.stopped = true
+					break
+				}
+				to = len(res.Nodes)
+				index[k] = to
+				res.Nodes = append(res.Nodes, w.step(e.to, e))
+				if g := w.fn(e.to.fn); g != nil && !fnSeen[g.ID] {
+					fnSeen[g.ID] = true
+					w.noteImprecise(g)
+				}
+			}
+			d := Dep{From: from, To: to, Kind: e.kind}
+			if !forward {
+				d.From, d.To = to, from
+			}
+			if !deps[d] && d.From != d.To {
+				deps[d] = true
+				res.Deps = append(res.Deps, d)
+			}
+			if !visited[e.to.key()] {
+				if !w.tick() {
+					break
+				}
+				visited[e.to.key()] = true
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	if w.stopped && !res.Truncated && len(queue) > 0 {
+		res.Truncated = true
+	}
+	if res.Truncated {
+		w.cut("", 0, "budget")
+	}
+	for _, p := range start {
+		fnSeen[p.Func.ID] = true
+	}
+	for id := range fnSeen {
+		res.Functions = append(res.Functions, id)
+	}
+	sort.Strings(res.Functions)
+	res.Cuts = w.cutList()
+	return res, nil
+}
+
+// Goal says which nodes end a flow search.
+type Goal func(f *Func, node int) bool
+
+// SinkGoal ends a search at an operand of sink model name.
+func (m *Models) SinkGoal(name string) (Goal, error) {
+	sk, ok := m.Sinks[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown sink model %q (known: %s)", name, strings.Join(m.SinkNames(), ", "))
+	}
+	return func(f *Func, i int) bool { return sk.isSink(f, i) }, nil
+}
+
+// SourceGoal ends a backward search at a read of source model name.
+func (m *Models) SourceGoal(name string) (Goal, error) {
+	src, ok := m.Sources[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown source model %q (known: %s)", name, strings.Join(m.SourceNames(), ", "))
+	}
+	return func(f *Func, i int) bool { return src.isSource(f, i) }, nil
+}
+
+// PointGoal ends a search at one of pts.
+func PointGoal(pts []Point) Goal {
+	return func(f *Func, i int) bool {
+		for _, p := range pts {
+			if p.Func.ID == f.ID && p.Node == i {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// Flow searches breadth-first from start for the nearest node goal accepts:
+// forwards (start are sources) or backwards (start are sinks, and the path
+// is returned from source to sink all the same).
+func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, b Budget) (*FlowResult, error) {
+	w := newWalker(ctx, env, b)
+	type back struct {
+		prev state
+		e    edge
+		root bool
+	}
+	parent := map[state]back{}
+	var queue []state
+	for _, p := range start {
+		w.funcs[p.Func.ID] = p.Func
+		s := state{fn: p.Func.ID, node: p.Node}
+		if _, ok := parent[s]; !ok {
+			parent[s] = back{root: true}
+			queue = append(queue, s)
+		}
+	}
+	res := &FlowResult{}
+	var end *state
+	fnSeen := map[string]bool{}
+	for len(queue) > 0 && end == nil && !w.stopped {
+		s := queue[0]
+		queue = queue[1:]
+		f := w.fn(s.fn)
+		if f == nil {
+			continue
+		}
+		if !fnSeen[f.ID] {
+			fnSeen[f.ID] = true
+			w.noteImprecise(f)
+		}
+		if goal(f, s.node) {
+			end = &s
+			break
+		}
+		var es []edge
+		if forward {
+			es = w.forward(s)
+		} else {
+			es = w.backward(s)
+		}
+		for _, e := range es {
+			k := e.to.key()
+			if _, ok := parent[k]; ok {
+				continue
+			}
+			if !w.tick() {
+				break
+			}
+			parent[k] = back{prev: s.key(), e: e}
+			queue = append(queue, e.to)
+		}
+	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	res.States = w.states
+	if end == nil {
+		res.Truncated = w.stopped
+		if w.stopped {
+			w.cut("", 0, "budget")
+		}
+		res.Cuts = w.cutList()
+		res.Complete = len(res.Cuts) == 0
+		return res, nil
+	}
+	// rebuild the path from the goal back to a start
+	type hop struct {
+		s state
+		e *edge
+	}
+	var hops []hop
+	cur := end.key()
+	for {
+		b := parent[cur]
+		if b.root {
+			hops = append(hops, hop{s: cur})
+			break
+		}
+		e := b.e
+		hops = append(hops, hop{s: cur, e: &e})
+		cur = b.prev
+	}
+	// hops runs goal -> start
+	if forward {
+		for i := len(hops) - 1; i >= 0; i-- {
+			res.Path = append(res.Path, w.step(hops[i].s, hops[i].e))
+		}
+	} else {
+		// backward: start is the sink; the edge stored on a hop led from
+		// its predecessor (nearer the sink) to it, so it belongs on the
+		// predecessor's step when read source -> sink
+		for i := range hops {
+			res.Path = append(res.Path, w.step(hops[i].s, nil))
+		}
+		for i := 0; i+1 < len(hops); i++ {
+			e := hops[i].e
+			st := w.step(hops[i+1].s, e)
+			res.Path[i+1].Edge, res.Path[i+1].Via = st.Edge, st.Via
+			res.Path[i+1].Provenance, res.Path[i+1].Confidence, res.Path[i+1].Sanitizers = st.Provenance, st.Confidence, st.Sanitizers
+		}
+	}
+	res.Found = true
+	res.Complete = true
+	res.Cuts = w.cutList()
+	return res, nil
+}

@@ -1,0 +1,577 @@
+// This file defines the flow operation and what slice (slice.go) shares
+// with it: the data-flow environment of a revision (the indexed snapshots
+// lowered on demand, the call edges of the graph), the resolution of a
+// criterion (an id, or path:line with a variable) into IR nodes, and the
+// step and cut types of both answers. The engine is internal/dataflow; the
+// PHP lowering internal/lang/php/dataflow.go.
+
+package facade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/lang/php"
+)
+
+// ErrCapability is the code of an operation the revision cannot answer
+// (its capability says why).
+const ErrCapability = "E_CAPABILITY"
+
+// DataBudget bounds one slice or flow query (NFR-8); over it the answer is
+// partial and marked truncated.
+type DataBudget struct {
+	MaxMS     int `json:"max_ms,omitempty" jsonschema:"wall-time budget in milliseconds (default 2000, max 10000)"`
+	MaxStates int `json:"max_states,omitempty" jsonschema:"search states budget (default 200000, max 2000000)"`
+}
+
+// DataVia is the call a step crosses.
+type DataVia struct {
+	CallSite   string `json:"call_site"` // path:line of the call
+	Callee     string `json:"callee"`    // node id of the function entered or left
+	CalleeName string `json:"callee_name,omitempty"`
+}
+
+// DataStep is one statement node of a slice or a flow: where it is, what
+// location it defines, and the edge that reached it.
+type DataStep struct {
+	Path         string     `json:"path"`
+	Line         int        `json:"line"`
+	Kind         string     `json:"kind"`
+	Location     string     `json:"location"`
+	Function     string     `json:"function"` // node id of the enclosing function, method or file
+	FunctionName string     `json:"function_name,omitempty"`
+	Edge         string     `json:"edge,omitempty"`
+	Via          *DataVia   `json:"via,omitempty"`
+	Provenance   string     `json:"provenance"`
+	Confidence   float64    `json:"confidence"`
+	Sanitizers   []string   `json:"sanitizers,omitempty"`
+	Stale        *StaleMark `json:"stale,omitempty"`
+}
+
+// DataCut is a place the analysis could not see past: unresolved call,
+// include not followed, variable variable, imprecise: …, depth, budget.
+type DataCut struct {
+	Path   string `json:"path,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// dfEnv is the data-flow environment of one query on one revision: files
+// lowered once per query, call edges read from the graph.
+type dfEnv struct {
+	snap   *snapshot
+	x      *php.Extractor
+	files  map[string][]*dataflow.Func
+	byID   map[string]*dataflow.Func
+	names  map[string]string // node id -> name, for call edges
+	models *dataflow.Models
+}
+
+func newDFEnv(snap *snapshot) (*dfEnv, error) {
+	x, err := php.New()
+	if err != nil {
+		return nil, &Error{Code: ErrInternal, Message: err.Error()}
+	}
+	m, err := dataflow.DefaultModels()
+	if err != nil {
+		x.Close()
+		return nil, &Error{Code: ErrInternal, Message: err.Error()}
+	}
+	return &dfEnv{snap: snap, x: x, files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, names: map[string]string{}, models: m}, nil
+}
+
+func (d *dfEnv) close() { d.x.Close() }
+
+// file lowers path (nil when the revision has no PHP snapshot of it) and
+// names each function by its graph node: a function or method with the same
+// start line, the file's node for the top level; a function the graph does
+// not know gets an id of its own and no call edges.
+func (d *dfEnv) file(ctx context.Context, path string) ([]*dataflow.Func, error) {
+	if fs, ok := d.files[path]; ok {
+		return fs, nil
+	}
+	d.files[path] = nil
+	row, ok, err := d.snap.graph.File(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if !ok || row.Lang != php.Lang {
+		return nil, nil
+	}
+	content, ok, err := d.snap.graph.Snapshot(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	fs, err := d.x.Dataflow(ctx, path, content)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, nil // a file that does not parse has no data flow to offer
+	}
+	nodes, err := d.snap.graph.NodesInFile(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	fs[0].ID = fact.FileNodeID(path)
+	byLine := map[int][]fact.Node{}
+	for _, n := range nodes {
+		if n.Kind == fact.Function || n.Kind == fact.Method {
+			byLine[n.StartLine] = append(byLine[n.StartLine], n)
+		}
+	}
+	for _, f := range fs[1:] {
+		for _, n := range byLine[f.StartLine] {
+			if strings.EqualFold(n.Name, f.Name) {
+				f.ID = n.ID
+				d.names[n.ID] = n.Name
+				break
+			}
+		}
+		if f.ID == "" {
+			f.ID = path + "#" + strconv.Itoa(f.StartLine)
+		}
+	}
+	for _, f := range fs {
+		d.byID[f.ID] = f
+	}
+	d.files[path] = fs
+	return fs, nil
+}
+
+func (d *dfEnv) fn(ctx context.Context, id string) (*dataflow.Func, error) {
+	if f, ok := d.byID[id]; ok {
+		return f, nil
+	}
+	n, ok, err := d.snap.graph.Node(ctx, id)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if !ok {
+		d.byID[id] = nil
+		return nil, nil
+	}
+	if _, err := d.file(ctx, n.Path); err != nil {
+		return nil, err
+	}
+	f := d.byID[id]
+	if f == nil {
+		d.byID[id] = nil
+	}
+	return f, nil
+}
+
+func (d *dfEnv) links(ctx context.Context, es []fact.Edge) ([]dataflow.Link, error) {
+	var need []string
+	for _, e := range es {
+		if _, ok := d.names[e.To]; !ok {
+			need = append(need, e.To)
+		}
+	}
+	if len(need) > 0 {
+		byID, err := d.snap.graph.NodesByID(ctx, need)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, id := range need {
+			d.names[id] = byID[id].Name
+		}
+	}
+	out := make([]dataflow.Link, 0, len(es))
+	for _, e := range es {
+		out = append(out, dataflow.Link{Caller: e.From, Callee: e.To, Line: e.EvidenceLine, Name: d.names[e.To],
+			Provenance: string(e.Provenance), Confidence: e.Confidence})
+	}
+	return out, nil
+}
+
+// env is the engine's view of the revision.
+func (d *dfEnv) env() dataflow.Env {
+	return dataflow.Env{
+		Models: d.models,
+		Func:   d.fn,
+		Callees: func(ctx context.Context, caller string) ([]dataflow.Link, error) {
+			es, err := d.snap.graph.EdgesFrom(ctx, caller, callKinds)
+			if err != nil {
+				return nil, storeError(err)
+			}
+			return d.links(ctx, es)
+		},
+		Callers: func(ctx context.Context, callee string) ([]dataflow.Link, error) {
+			es, err := d.snap.graph.EdgesToAny(ctx, []string{callee}, callKinds)
+			if err != nil {
+				return nil, storeError(err)
+			}
+			return d.links(ctx, es)
+		},
+		Siblings: func(ctx context.Context, f *dataflow.Func) ([]*dataflow.Func, error) {
+			return d.file(ctx, f.Path)
+		},
+	}
+}
+
+// place is a criterion: a node id, or path:line, with an optional variable.
+type place struct {
+	id       string
+	path     string
+	line     int
+	variable string
+}
+
+// parsePlace reads "path:line" or an id.
+func (s *Service) parsePlace(field, v, variable string) (place, error) {
+	p := place{variable: strings.TrimPrefix(variable, "$")}
+	if i := strings.LastIndexByte(v, ':'); i > 0 {
+		if n, err := strconv.Atoi(v[i+1:]); err == nil {
+			if n < 1 {
+				return p, badInput("%s: line must be at least 1", field)
+			}
+			path, err := s.cleanPath(field, v[:i])
+			if err != nil {
+				return p, err
+			}
+			p.path, p.line = path, n
+			return p, nil
+		}
+	}
+	if err := checkID(field, v); err != nil {
+		return p, err
+	}
+	p.id = v
+	return p, nil
+}
+
+// points resolves a criterion into IR nodes. An id alone stands for the
+// function's parameters (entry) or its returns (!entry); a line picks the
+// nodes at that line of the innermost function containing it, narrowed to
+// the variable when one is given.
+func (d *dfEnv) points(ctx context.Context, p place, entry bool) ([]dataflow.Point, error) {
+	var f *dataflow.Func
+	if p.id != "" {
+		var err error
+		if f, err = d.fn(ctx, p.id); err != nil || f == nil {
+			return nil, err
+		}
+		if p.line == 0 {
+			ids := f.Returns
+			if entry {
+				ids = f.Params
+			}
+			if f.TopLevel {
+				ids = nil
+				for i := range f.Nodes {
+					ids = append(ids, i)
+				}
+			}
+			return pointsOf(f, ids, p.variable), nil
+		}
+	} else {
+		fs, err := d.file(ctx, p.path)
+		if err != nil || len(fs) == 0 {
+			return nil, err
+		}
+		f = fs[0]
+		for _, g := range fs[1:] {
+			if g.Contains(p.line) && g.StartLine >= f.StartLine {
+				f = g
+			}
+		}
+	}
+	var ids []int
+	for i, n := range f.Nodes {
+		if n.Line == p.line {
+			ids = append(ids, i)
+		}
+	}
+	return pointsOf(f, ids, p.variable), nil
+}
+
+func pointsOf(f *dataflow.Func, ids []int, variable string) []dataflow.Point {
+	var out []dataflow.Point
+	for _, i := range ids {
+		if variable != "" && !usesVar(f, i, variable) {
+			continue
+		}
+		out = append(out, dataflow.Point{Func: f, Node: i})
+	}
+	return out
+}
+
+// roots keeps the points no other point at the same line flows into: where
+// the line's values start (the input itself, not the variable it is
+// assigned to after a sanitizer), so a path from the line passes through
+// everything the line does to them.
+func roots(pts []dataflow.Point) []dataflow.Point {
+	in := map[int]bool{}
+	for _, p := range pts {
+		in[p.Node] = true
+	}
+	var out []dataflow.Point
+	for _, p := range pts {
+		root := true
+		for _, e := range p.Func.Nodes[p.Node].In {
+			if in[e.From] {
+				root = false
+				break
+			}
+		}
+		if root {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// usesVar reports whether node i of f defines variable v or uses it (an
+// argument or an echo of $v is about $v too).
+func usesVar(f *dataflow.Func, i int, v string) bool {
+	if strings.EqualFold(f.Nodes[i].Loc.Var(), v) {
+		return true
+	}
+	for _, in := range f.Nodes[i].In {
+		if strings.EqualFold(f.Nodes[in.From].Loc.Var(), v) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkBudget(b DataBudget, depth int) (dataflow.Budget, error) {
+	ms, err := checkRange("max_ms", b.MaxMS, 2000, 1, 10000)
+	if err != nil {
+		return dataflow.Budget{}, err
+	}
+	st, err := checkRange("max_states", b.MaxStates, 200000, 1, 2000000)
+	if err != nil {
+		return dataflow.Budget{}, err
+	}
+	return dataflow.Budget{MaxMS: ms, MaxStates: st, Depth: depth}, nil
+}
+
+func checkDataflow(snap *snapshot) error {
+	if c := snap.info.Capability; !c.Dataflow {
+		return &Error{Code: ErrCapability, Message: "this revision has no data flow: " + c.Reason + " (reindex with a version that has the engine)"}
+	}
+	return nil
+}
+
+// steps converts engine steps, naming their functions.
+func (s *Service) steps(ctx context.Context, snap *snapshot, in []dataflow.Step) ([]DataStep, error) {
+	var ids []string
+	for _, st := range in {
+		ids = append(ids, st.Function)
+		if st.Via != nil {
+			ids = append(ids, st.Via.Callee)
+		}
+	}
+	syms, err := s.symbolsOf(ctx, snap, ids)
+	if err != nil {
+		return nil, err
+	}
+	name := func(id string) string {
+		if sym := syms[id]; sym != nil {
+			if sym.QName != "" {
+				return sym.QName
+			}
+			return sym.Name
+		}
+		return ""
+	}
+	out := make([]DataStep, len(in))
+	for i, st := range in {
+		ds := DataStep{Path: st.Path, Line: st.Line, Kind: st.Kind, Location: st.Location, Function: st.Function, FunctionName: name(st.Function),
+			Edge: string(st.Edge), Provenance: st.Provenance, Confidence: st.Confidence, Sanitizers: st.Sanitizers}
+		if st.Via != nil {
+			ds.Via = &DataVia{CallSite: fmt.Sprintf("%s:%d", st.Via.CallPath, st.Via.CallLine), Callee: st.Via.Callee, CalleeName: name(st.Via.Callee)}
+		}
+		out[i] = ds
+	}
+	return out, nil
+}
+
+func cutsOf(cs []dataflow.Cut) []DataCut {
+	out := make([]DataCut, len(cs))
+	for i, c := range cs {
+		out[i] = DataCut{Path: c.Path, Line: c.Line, Reason: c.Reason}
+	}
+	return out
+}
+
+func markSteps(ss []DataStep, v *StaleView) {
+	for i := range ss {
+		ss[i].Stale = v.At(ss[i].Path, ss[i].Line, ss[i].Line)
+	}
+}
+
+func stepPaths(ss []DataStep) []string {
+	var out []string
+	for _, st := range ss {
+		out = append(out, st.Path)
+	}
+	return out
+}
+
+// FlowArgs names both ends of a flow.
+type FlowArgs struct {
+	From         string `json:"from" jsonschema:"where data starts: a node id, path:line, or a source model (source:http_input)"`
+	FromVariable string `json:"from_variable,omitempty" jsonschema:"with path:line, the variable at that line, e.g. $id"`
+	To           string `json:"to" jsonschema:"where data must arrive: a node id, path:line, or a sink model (sink:sql, sink:output, sink:shell, sink:include, sink:unserialize, sink:file)"`
+	ToVariable   string `json:"to_variable,omitempty" jsonschema:"with path:line, the variable at that line"`
+	Depth        int    `json:"depth,omitempty" jsonschema:"function boundaries a path may cross (0-5, default 2)"`
+	DataBudget
+}
+
+// FlowResult is a data-flow path, or why there is none.
+type FlowResult struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Found: Path holds the shortest path from source to sink. Otherwise
+	// Complete says whether the search saw all it could reach: only then
+	// is the absence of a path a fact; CutPoints say where it was blind.
+	Found      bool       `json:"found"`
+	Complete   bool       `json:"complete"`
+	Truncated  bool       `json:"truncated"`
+	Path       []DataStep `json:"path"`
+	Sanitizers []string   `json:"sanitizers"` // passed on the path, in order
+	CutPoints  []DataCut  `json:"cut_points"`
+}
+
+func (r FlowResult) markStale(v *StaleView) any {
+	markSteps(r.Path, v)
+	return r
+}
+
+// Flow searches for a data-flow path between two places or models.
+func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
+	const op = "flow"
+	if args.From == "" || args.To == "" {
+		return nil, badInput("pass from and to")
+	}
+	depth, err := checkRange("depth", args.Depth, 2, 0, 5)
+	if err != nil {
+		return nil, err
+	}
+	budget, err := checkBudget(args.DataBudget, depth)
+	if err != nil {
+		return nil, err
+	}
+	srcModel, fromModel := strings.CutPrefix(args.From, "source:")
+	sinkModel, toModel := strings.CutPrefix(args.To, "sink:")
+	if strings.HasPrefix(args.From, "sink:") || strings.HasPrefix(args.To, "source:") {
+		return nil, badInput("a flow goes from a source to a sink: from takes source:NAME, to takes sink:NAME")
+	}
+	if fromModel && toModel {
+		return nil, badInput("one end of a flow must be a place (node id or path:line); searching from every source of the project is not supported")
+	}
+	var from, to place
+	if !fromModel {
+		if from, err = s.parsePlace("from", args.From, args.FromVariable); err != nil {
+			return nil, err
+		}
+	}
+	if !toModel {
+		if to, err = s.parsePlace("to", args.To, args.ToVariable); err != nil {
+			return nil, err
+		}
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := checkDataflow(snap); err != nil {
+		return nil, err
+	}
+	env := s.envelope(op, snap)
+	res := FlowResult{From: args.From, To: args.To, Path: []DataStep{}, Sanitizers: []string{}, CutPoints: []DataCut{}}
+	d, err := newDFEnv(snap)
+	if err != nil {
+		return nil, err
+	}
+	defer d.close()
+	var (
+		start   []dataflow.Point
+		goal    dataflow.Goal
+		forward = true
+	)
+	switch {
+	case fromModel:
+		if goal, err = d.models.SourceGoal(srcModel); err != nil {
+			return nil, badInput("from: %v", err)
+		}
+		if start, err = d.points(ctx, to, true); err != nil {
+			return nil, err
+		}
+		forward = false
+	default:
+		if start, err = d.points(ctx, from, true); err != nil {
+			return nil, err
+		}
+		if from.variable == "" {
+			start = roots(start)
+		}
+		if toModel {
+			if goal, err = d.models.SinkGoal(sinkModel); err != nil {
+				return nil, badInput("to: %v", err)
+			}
+		} else {
+			ends, err := d.points(ctx, to, true)
+			if err != nil {
+				return nil, err
+			}
+			if len(ends) == 0 {
+				env.Result = res
+				notFoundPlace(env, to)
+				return s.done(ctx, env, snap, nil)
+			}
+			goal = dataflow.PointGoal(ends)
+		}
+	}
+	if len(start) == 0 {
+		env.Result = res
+		if fromModel {
+			notFoundPlace(env, to)
+		} else {
+			notFoundPlace(env, from)
+		}
+		return s.done(ctx, env, snap, nil)
+	}
+	fr, err := dataflow.Flow(ctx, d.env(), start, goal, forward, budget)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, AsError(err)
+	}
+	res.Found, res.Complete, res.Truncated = fr.Found, fr.Complete, fr.Truncated
+	if res.Path, err = s.steps(ctx, snap, fr.Path); err != nil {
+		return nil, err
+	}
+	for _, st := range res.Path {
+		res.Sanitizers = append(res.Sanitizers, st.Sanitizers...)
+	}
+	res.CutPoints = cutsOf(fr.Cuts)
+	env.Result = res
+	env.Limits = Limits{Limit: len(res.Path), Returned: len(res.Path), Total: len(res.Path), Truncated: res.Truncated}
+	return s.done(ctx, env, snap, stepPaths(res.Path))
+}
+
+// notFoundPlace answers a criterion with no data-flow node: the line holds
+// no definition or use (or the variable is not at it).
+func notFoundPlace(env *Envelope, p place) {
+	env.NotFound = true
+	if p.path != "" {
+		env.Suggest = append(env.Suggest, Suggestion{Op: "code", Args: map[string]any{"path": p.path, "start_line": max(p.line-5, 1), "end_line": p.line + 5}, Why: "the indexed lines around it, to pick a line that defines or uses a value"})
+		return
+	}
+	env.Suggest = append(env.Suggest, Suggestion{Op: "code", Args: map[string]any{"id": p.id}, Why: "the definition's body, to pick a line"})
+}

@@ -1,0 +1,247 @@
+package facade
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/rev"
+)
+
+// dataflowCases is testdata/dataflow/cases.yaml.
+type dataflowCases struct {
+	Flows []struct {
+		Name       string         `yaml:"name"`
+		Args       map[string]any `yaml:"args"`
+		Found      bool           `yaml:"found"`
+		Complete   *bool          `yaml:"complete"`
+		Lines      []string       `yaml:"lines"`
+		Sanitizers []string       `yaml:"sanitizers"`
+		Edges      []string       `yaml:"edges"`
+		Via        []string       `yaml:"via"`
+		Cuts       []string       `yaml:"cuts"`
+	} `yaml:"flows"`
+	Slices []struct {
+		Name      string         `yaml:"name"`
+		Args      map[string]any `yaml:"args"`
+		Lines     []string       `yaml:"lines"`
+		NotLines  []string       `yaml:"not_lines"`
+		Functions []string       `yaml:"functions"`
+		Edges     []string       `yaml:"edges"`
+		NotFound  bool           `yaml:"not_found"`
+	} `yaml:"slices"`
+}
+
+// dataflowProject indexes a copy of testdata/dataflow/src.
+func dataflowProject(t *testing.T) *Service {
+	t.Helper()
+	root := t.TempDir()
+	src := filepath.Join("testdata", "dataflow", "src")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func loadCases(t *testing.T) dataflowCases {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "dataflow", "cases.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c dataflowCases
+	if err := yaml.UnmarshalWithOptions(b, &c, yaml.Strict()); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func dfCall(t *testing.T, s *Service, op string, args map[string]any) *Envelope {
+	t.Helper()
+	raw, _ := json.Marshal(args)
+	env, err := s.Call(context.Background(), op, raw)
+	if err != nil {
+		t.Fatalf("%s %s: %v", op, raw, err)
+	}
+	return env
+}
+
+// subsequence reports whether want appears in got in order.
+func subsequence(got, want []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+func placeOf(p string, l int) string { return fmt.Sprintf("%s:%d", p, l) }
+
+// TestFT43_FlowFixtures checks the hand-annotated flows: the path's places in
+// order, its edge kinds and sanitizers, and for no path whether the answer
+// may be read as absence (complete) with the cut points that say why not.
+func TestFT43_FlowFixtures(t *testing.T) {
+	s := dataflowProject(t)
+	cases := loadCases(t)
+	if len(cases.Flows) < 10 {
+		t.Fatalf("%d flow fixtures, want at least 10", len(cases.Flows))
+	}
+	for _, c := range cases.Flows {
+		t.Run(c.Name, func(t *testing.T) {
+			env := dfCall(t, s, "flow", c.Args)
+			r := env.Result.(FlowResult)
+			var lines, edges, via []string
+			for _, st := range r.Path {
+				if pl := placeOf(st.Path, st.Line); len(lines) == 0 || lines[len(lines)-1] != pl {
+					lines = append(lines, pl)
+				}
+				if st.Edge != "" {
+					edges = append(edges, st.Edge)
+				}
+				if st.Via != nil {
+					via = append(via, st.Via.CallSite)
+				}
+			}
+			var cuts []string
+			for _, cp := range r.CutPoints {
+				cuts = append(cuts, cp.Reason)
+			}
+			if r.Found != c.Found {
+				t.Fatalf("found = %v, want %v (path %v, cuts %v)", r.Found, c.Found, lines, cuts)
+			}
+			if c.Complete != nil && r.Complete != *c.Complete {
+				t.Errorf("complete = %v, want %v (cuts %v)", r.Complete, *c.Complete, cuts)
+			}
+			if !subsequence(lines, c.Lines) {
+				t.Errorf("path %v, want %v in order", lines, c.Lines)
+			}
+			if c.Sanitizers != nil && !slices.Equal(r.Sanitizers, c.Sanitizers) {
+				t.Errorf("sanitizers %v, want %v", r.Sanitizers, c.Sanitizers)
+			}
+			for _, e := range c.Edges {
+				if !slices.Contains(edges, e) {
+					t.Errorf("edges %v, want %s among them", edges, e)
+				}
+			}
+			for _, v := range c.Via {
+				if !slices.Contains(via, v) {
+					t.Errorf("call sites %v, want %s", via, v)
+				}
+			}
+			for _, cu := range c.Cuts {
+				if !slices.Contains(cuts, cu) {
+					t.Errorf("cut points %v, want %q", cuts, cu)
+				}
+			}
+			if r.Found {
+				for _, st := range r.Path {
+					if st.Line < 1 || st.Path == "" || st.Location == "" {
+						t.Errorf("step without a place: %+v", st)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFT41_SliceFixtures checks the hand-annotated slices: the statements a
+// value depends on (or reaches) and those it does not.
+func TestFT41_SliceFixtures(t *testing.T) {
+	s := dataflowProject(t)
+	cases := loadCases(t)
+	if len(cases.Slices) < 10 {
+		t.Fatalf("%d slice fixtures, want at least 10", len(cases.Slices))
+	}
+	for _, c := range cases.Slices {
+		t.Run(c.Name, func(t *testing.T) {
+			args := c.Args
+			if q, ok := args["qname"]; ok {
+				env := dfCall(t, s, "symbol", map[string]any{"qname": q})
+				syms := env.Result.(SymbolResult).Symbols
+				if len(syms) != 1 {
+					t.Fatalf("symbol %v: %d matches", q, len(syms))
+				}
+				args = map[string]any{"id": syms[0].ID}
+			}
+			args["limit"] = 500
+			env := dfCall(t, s, "slice", args)
+			r := env.Result.(SliceResult)
+			if env.NotFound != c.NotFound {
+				t.Fatalf("not_found = %v, want %v", env.NotFound, c.NotFound)
+			}
+			got := map[string]bool{}
+			for _, n := range r.Nodes {
+				got[placeOf(n.Path, n.Line)] = true
+			}
+			for _, l := range c.Lines {
+				if !got[l] {
+					t.Errorf("slice lacks %s; has %v", l, keysOf(got))
+				}
+			}
+			for _, l := range c.NotLines {
+				if got[l] {
+					t.Errorf("slice has %s, which the value does not depend on", l)
+				}
+			}
+			var fns []string
+			for _, f := range r.Functions {
+				fns = append(fns, f.QName)
+			}
+			for _, f := range c.Functions {
+				if !slices.Contains(fns, f) {
+					t.Errorf("functions %v, want %s", fns, f)
+				}
+			}
+			var kinds []string
+			for _, e := range r.Edges {
+				kinds = append(kinds, e.Kind)
+			}
+			for _, k := range c.Edges {
+				if !slices.Contains(kinds, k) {
+					t.Errorf("edge kinds %v, want %s", kinds, k)
+				}
+			}
+			for _, e := range r.Edges {
+				if e.From < 0 || e.To < 0 || e.From >= len(r.Nodes) || e.To >= len(r.Nodes) {
+					t.Errorf("edge %+v refers past the %d nodes", e, len(r.Nodes))
+				}
+			}
+		})
+	}
+}
+
+func keysOf(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,526 @@
+// This file lowers PHP into the data-flow IR (internal/dataflow): every
+// function and method of a file and the file's top-level code, with the
+// definitions reaching each use resolved while the tree is walked. Branches
+// are walked from the same state and merged; a loop's body is walked once
+// and every use in it also gets the definitions the body makes (the back
+// edge). Expressions are lowered in dataflow_expr.go.
+
+package php
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
+	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
+)
+
+// Dataflow lowers the file at path: its top-level code first, then every
+// function and method in the order they start.
+func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte) ([]*dataflow.Func, error) {
+	tree, parser, err := x.parse(ctx, src)
+	if err != nil {
+		return nil, fmt.Errorf("parsing %s: %w", path, err)
+	}
+	defer parser.Recycle(tree)
+	root := tree.RootNode()
+	top := &dataflow.Func{Path: path, TopLevel: true, StartLine: 1, EndLine: endLine(root)}
+	out := []*dataflow.Func{top}
+	lw := newLowering(path, src, top, "")
+	lw.scanImprecise(root)
+	lw.stmts(root)
+	// every function and method, found without recursion
+	type item struct {
+		n     *sitter.Node
+		class string
+	}
+	stack := []item{{n: root}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		class := it.class
+		switch n.Kind() {
+		case "function_definition", "method_declaration":
+			if body := n.ChildByFieldName("body"); body != nil {
+				out = append(out, lowerFunc(path, src, n, class))
+			}
+		case "class_declaration", "trait_declaration", "enum_declaration", "interface_declaration":
+			if nm := n.ChildByFieldName("name"); nm != nil {
+				class = nm.Utf8Text(src)
+			}
+		}
+		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
+			stack = append(stack, item{n: n.NamedChild(uint(i)), class: class})
+		}
+	}
+	sort.SliceStable(out[1:], func(i, j int) bool { return out[1+i].StartLine < out[1+j].StartLine })
+	return out, nil
+}
+
+func lowerFunc(path string, src []byte, n *sitter.Node, class string) *dataflow.Func {
+	f := &dataflow.Func{Path: path, Class: class, StartLine: line(n.StartPosition()), EndLine: endLine(n)}
+	if nm := n.ChildByFieldName("name"); nm != nil {
+		f.Name = nm.Utf8Text(src)
+	}
+	lw := newLowering(path, src, f, class)
+	lw.scanImprecise(n)
+	lw.params(n.ChildByFieldName("parameters"), true)
+	lw.stmts(n.ChildByFieldName("body"))
+	return f
+}
+
+// lowering is the state of one function's walk.
+type lowering struct {
+	path  string
+	src   []byte
+	f     *dataflow.Func
+	class string
+	env   map[string][]int // variable -> definitions reaching here
+	loops []*loopFrame
+	// closure > 0 inside a closure's body: its returns are not the function's
+	closure   int
+	imprecise bool
+}
+
+// loopFrame collects the uses made inside one loop's body, to add the
+// definitions of the body that reach them around the back edge.
+type loopFrame struct {
+	first int // first node id made inside the loop
+	uses  []loopUse
+}
+
+type loopUse struct {
+	node int
+	v    string
+	kind dataflow.EdgeKind
+}
+
+// src is a value flowing into the node being built: a node of the function,
+// or (from < 0) a read of a variable with no definition yet; v names the
+// variable read, for loops.
+type src struct {
+	from int
+	kind dataflow.EdgeKind
+	note string
+	v    string
+}
+
+func newLowering(path string, b []byte, f *dataflow.Func, class string) *lowering {
+	return &lowering{path: path, src: b, f: f, class: class, env: map[string][]int{}}
+}
+
+// scanImprecise flags what makes the function's variables memory.
+func (l *lowering) scanImprecise(n *sitter.Node) {
+	seen := map[string]bool{}
+	flag := func(r string) {
+		if !seen[r] {
+			seen[r] = true
+			l.f.Imprecise = append(l.f.Imprecise, r)
+		}
+	}
+	n.Descendants(func(d *sitter.Node) bool {
+		switch d.Kind() {
+		case "reference_assignment_expression", "by_ref", "reference_modifier":
+			flag("imprecise: reference")
+		case "global_declaration":
+			flag("imprecise: global")
+		case "dynamic_variable_name":
+			flag("variable variable")
+		case "static_variable_declaration":
+			flag("imprecise: static")
+		case "function_call_expression":
+			if fn := d.ChildByFieldName("function"); fn != nil {
+				switch strings.ToLower(lastName(fn.Utf8Text(l.src))) {
+				case "extract":
+					flag("imprecise: extract")
+				case "compact":
+					flag("imprecise: compact")
+				}
+			}
+		case "function_definition", "method_declaration", "class_declaration":
+			return d == n // nested declarations are lowered on their own
+		}
+		return true
+	})
+	sort.Strings(l.f.Imprecise)
+	l.imprecise = len(l.f.Imprecise) > 0
+}
+
+func lastName(s string) string {
+	if i := strings.LastIndexByte(s, '\\'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func (l *lowering) text(n *sitter.Node) string { return n.Utf8Text(l.src) }
+
+// node adds a node with the values ins flowing in, and returns its id.
+func (l *lowering) node(at *sitter.Node, kind string, loc dataflow.Loc, ins []src) int {
+	id := len(l.f.Nodes)
+	nd := dataflow.Node{Line: line(at.StartPosition()), Kind: kind, Loc: loc, Call: -1}
+	seen := map[int]bool{}
+	for _, s := range ins {
+		if s.v != "" {
+			for _, fr := range l.loops {
+				fr.uses = append(fr.uses, loopUse{node: id, v: s.v, kind: s.kind})
+			}
+		}
+		if s.from >= 0 && !seen[s.from] {
+			seen[s.from] = true
+			nd.In = append(nd.In, dataflow.In{From: s.from, Kind: s.kind, Note: s.note})
+		}
+	}
+	l.f.Nodes = append(l.f.Nodes, nd)
+	return id
+}
+
+// define makes v's definitions be only id (or adds id, in an imprecise
+// function, where a write may not replace what an alias wrote).
+func (l *lowering) define(v string, id int, weak bool) {
+	if weak || l.imprecise {
+		l.env[v] = appendUniq(l.env[v], id)
+		return
+	}
+	l.env[v] = []int{id}
+}
+
+func appendUniq(s []int, id int) []int {
+	for _, x := range s {
+		if x == id {
+			return s
+		}
+	}
+	return append(append([]int(nil), s...), id)
+}
+
+// read returns the definitions of v reaching here.
+func (l *lowering) read(v string, kind dataflow.EdgeKind) []src {
+	ds := l.env[v]
+	if len(ds) == 0 {
+		return []src{{from: -1, kind: kind, v: v}}
+	}
+	out := make([]src, len(ds))
+	for i, d := range ds {
+		out[i] = src{from: d, kind: kind, v: v}
+	}
+	return out
+}
+
+func withKind(ss []src, k dataflow.EdgeKind) []src {
+	out := make([]src, len(ss))
+	for i, s := range ss {
+		s.kind = k
+		s.note = ""
+		out[i] = s
+	}
+	return out
+}
+
+func (l *lowering) copyEnv() map[string][]int {
+	m := make(map[string][]int, len(l.env))
+	for k, v := range l.env {
+		m[k] = v
+	}
+	return m
+}
+
+// merge unions the definitions of several branch ends.
+func merge(envs []map[string][]int) map[string][]int {
+	out := map[string][]int{}
+	for _, e := range envs {
+		for k, ds := range e {
+			for _, d := range ds {
+				out[k] = appendUniq(out[k], d)
+			}
+		}
+	}
+	return out
+}
+
+// params defines the parameters of a function (or closure) node list.
+func (l *lowering) params(ps *sitter.Node, record bool) {
+	if ps == nil {
+		return
+	}
+	idx := 0
+	for i := uint(0); i < ps.NamedChildCount(); i++ {
+		p := ps.NamedChild(i)
+		switch p.Kind() {
+		case "simple_parameter", "variadic_parameter", "property_promotion_parameter":
+		default:
+			continue
+		}
+		nm := p.ChildByFieldName("name")
+		if nm == nil {
+			continue
+		}
+		v := varName(l.text(nm))
+		id := l.node(p, "param", dataflow.Loc{Kind: dataflow.Param, Name: v, Index: idx}, nil)
+		if record {
+			l.f.Params = append(l.f.Params, id)
+		}
+		if p.Kind() == "property_promotion_parameter" && l.class != "" {
+			l.node(p, "assign", dataflow.Loc{Kind: dataflow.Prop, Name: l.class + "::$" + v}, []src{{from: id, kind: dataflow.Store}})
+		}
+		l.env[v] = []int{id}
+		idx++
+	}
+}
+
+func varName(s string) string { return strings.TrimPrefix(s, "$") }
+
+// stmts lowers the statements under n in order.
+func (l *lowering) stmts(n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		l.stmt(n.NamedChild(i))
+	}
+}
+
+// stmt lowers one statement.
+func (l *lowering) stmt(n *sitter.Node) {
+	switch n.Kind() {
+	case "function_definition", "method_declaration", "class_declaration", "interface_declaration",
+		"trait_declaration", "enum_declaration", "comment", "text", "php_tag", "text_interpolation",
+		"namespace_use_declaration", "const_declaration", "use_declaration":
+		return
+	case "namespace_definition":
+		l.stmts(n.ChildByFieldName("body"))
+	case "compound_statement", "colon_block", "declare_statement":
+		l.stmts(n)
+	case "expression_statement":
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			l.expr(n.NamedChild(i))
+		}
+	case "echo_statement":
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if c.Kind() == "sequence_expression" {
+				for j := uint(0); j < c.NamedChildCount(); j++ {
+					l.output(c.NamedChild(j), "echo")
+				}
+				continue
+			}
+			l.output(c, "echo")
+		}
+	case "return_statement":
+		var ins []src
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			ins = append(ins, l.expr(n.NamedChild(i))...)
+		}
+		id := l.node(n, "return", dataflow.Loc{Kind: dataflow.Return}, ins)
+		if l.closure == 0 {
+			l.f.Returns = append(l.f.Returns, id)
+		}
+	case "if_statement":
+		l.expr(n.ChildByFieldName("condition"))
+		pre := l.copyEnv()
+		var ends []map[string][]int
+		l.stmt(n.ChildByFieldName("body"))
+		ends = append(ends, l.env)
+		hasElse := false
+		for _, alt := range n.ChildrenByFieldName("alternative") {
+			l.env = copyOf(pre)
+			if alt.Kind() == "else_clause" {
+				hasElse = true
+				l.stmt(alt.ChildByFieldName("body"))
+			} else {
+				// else_if_clause: its condition runs when the earlier ones failed
+				l.expr(alt.ChildByFieldName("condition"))
+				pre = l.copyEnv()
+				l.stmt(alt.ChildByFieldName("body"))
+			}
+			ends = append(ends, l.env)
+		}
+		if !hasElse {
+			ends = append(ends, pre)
+		}
+		l.env = merge(ends)
+	case "while_statement", "do_statement":
+		pre := l.copyEnv()
+		l.loop(func() {
+			l.expr(n.ChildByFieldName("condition"))
+			l.stmt(n.ChildByFieldName("body"))
+		})
+		l.env = merge([]map[string][]int{pre, l.env})
+	case "for_statement":
+		for _, c := range n.ChildrenByFieldName("initialize") {
+			l.expr(c)
+		}
+		pre := l.copyEnv()
+		l.loop(func() {
+			for _, c := range n.ChildrenByFieldName("condition") {
+				l.expr(c)
+			}
+			for _, c := range n.ChildrenByFieldName("body") {
+				l.stmt(c)
+			}
+			for _, c := range n.ChildrenByFieldName("update") {
+				l.expr(c)
+			}
+		})
+		l.env = merge([]map[string][]int{pre, l.env})
+	case "foreach_statement":
+		l.foreach(n)
+	case "switch_statement":
+		l.expr(n.ChildByFieldName("condition"))
+		pre := l.copyEnv()
+		ends := []map[string][]int{pre}
+		if body := n.ChildByFieldName("body"); body != nil {
+			// a case falls through to the next: walk them in order, each
+			// also reachable from the switch itself
+			for i := uint(0); i < body.NamedChildCount(); i++ {
+				c := body.NamedChild(i)
+				l.env = merge([]map[string][]int{pre, l.env})
+				for j := uint(0); j < c.NamedChildCount(); j++ {
+					k := c.NamedChild(j)
+					if k.FieldName() == "value" {
+						l.expr(k)
+						continue
+					}
+					l.stmt(k)
+				}
+				ends = append(ends, l.env)
+			}
+		}
+		l.env = merge(ends)
+	case "try_statement":
+		pre := l.copyEnv()
+		l.stmt(n.ChildByFieldName("body"))
+		ends := []map[string][]int{l.env}
+		after := merge([]map[string][]int{pre, l.env})
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			switch c.Kind() {
+			case "catch_clause":
+				l.env = copyOf(after)
+				if nm := c.ChildByFieldName("name"); nm != nil {
+					l.define(varName(l.text(nm)), l.node(nm, "assign", dataflow.Loc{Kind: dataflow.Local, Name: varName(l.text(nm))}, nil), false)
+				}
+				l.stmt(c.ChildByFieldName("body"))
+				ends = append(ends, l.env)
+			case "finally_clause":
+				l.env = merge(ends)
+				l.stmt(c.ChildByFieldName("body"))
+				ends = []map[string][]int{l.env}
+			}
+		}
+		l.env = merge(ends)
+	case "global_declaration":
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if c.Kind() == "variable_name" {
+				v := varName(l.text(c))
+				l.define(v, l.node(c, "global", dataflow.Loc{Kind: dataflow.Global, Name: v}, nil), true)
+			}
+		}
+	case "function_static_declaration":
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if c.Kind() != "static_variable_declaration" {
+				continue
+			}
+			nm := c.ChildByFieldName("name")
+			if nm == nil {
+				continue
+			}
+			var ins []src
+			if val := c.ChildByFieldName("value"); val != nil {
+				ins = withKind(l.expr(val), dataflow.Assign)
+			}
+			v := varName(l.text(nm))
+			l.define(v, l.node(c, "assign", dataflow.Loc{Kind: dataflow.Local, Name: v}, ins), true)
+		}
+	case "unset_statement", "break_statement", "continue_statement", "goto_statement", "named_label_statement", "empty_statement":
+		return
+	default:
+		for i := uint(0); i < n.NamedChildCount(); i++ {
+			c := n.NamedChild(i)
+			if strings.HasSuffix(c.Kind(), "_statement") || c.Kind() == "compound_statement" {
+				l.stmt(c)
+			} else {
+				l.expr(c)
+			}
+		}
+	}
+}
+
+func copyOf(m map[string][]int) map[string][]int {
+	out := make(map[string][]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// loop lowers a loop body: after it, every use inside also depends on the
+// definitions of its variable made inside (they reach it around the loop).
+func (l *lowering) loop(body func()) {
+	fr := &loopFrame{first: len(l.f.Nodes)}
+	l.loops = append(l.loops, fr)
+	body()
+	l.loops = l.loops[:len(l.loops)-1]
+	for _, u := range fr.uses {
+		nd := &l.f.Nodes[u.node]
+		for _, d := range l.env[u.v] {
+			if d < fr.first || d == u.node || hasIn(nd, d) {
+				continue
+			}
+			nd.In = append(nd.In, dataflow.In{From: d, Kind: u.kind})
+		}
+	}
+	// an outer loop sees these uses too
+	if n := len(l.loops); n > 0 {
+		l.loops[n-1].uses = append(l.loops[n-1].uses, fr.uses...)
+	}
+}
+
+func hasIn(n *dataflow.Node, from int) bool {
+	for _, in := range n.In {
+		if in.From == from {
+			return true
+		}
+	}
+	return false
+}
+
+// foreach lowers `foreach ($xs as $k => $v)` as key and value loaded from
+// the collection at every iteration.
+func (l *lowering) foreach(n *sitter.Node) {
+	var coll *sitter.Node
+	var target *sitter.Node
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		if c.FieldName() == "body" {
+			continue
+		}
+		if coll == nil {
+			coll = c
+		} else if target == nil {
+			target = c
+		}
+	}
+	var from []src
+	if coll != nil {
+		from = withKind(l.expr(coll), dataflow.Load)
+	}
+	pre := l.copyEnv()
+	l.loop(func() {
+		if target != nil {
+			if target.Kind() == "pair" && target.NamedChildCount() == 2 {
+				l.assignTo(target.NamedChild(0), from, "foreach")
+				l.assignTo(target.NamedChild(1), from, "foreach")
+			} else {
+				l.assignTo(target, from, "foreach")
+			}
+		}
+		l.stmt(n.ChildByFieldName("body"))
+	})
+	l.env = merge([]map[string][]int{pre, l.env})
+}

@@ -1,0 +1,107 @@
+package php
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
+)
+
+func lowerSrc(t *testing.T, src string) []*dataflow.Func {
+	t.Helper()
+	x, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	fs, err := x.Dataflow(context.Background(), "a.php", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// TestDataflowLowering checks the IR of small functions, one node a line
+// as Func.Dump renders it.
+func TestDataflowLowering(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string // lines of the function's dump that must be there
+	}{
+		{"interpolation and compound concat", `<?php
+function f($a) {
+    $s = "x $a";
+    $s .= $a;
+    return $s;
+}`, []string{"1 L3 assign $s <- 0:concat", "2 L4 assign $s <- 1:concat 0:concat", "3 L5 return return <- 2:assign"}},
+		{"coalesce and ternary", `<?php
+function f($a, $b) {
+    $x = $a ?? $b;
+    $y = $a ? $b : 'z';
+    return $y;
+}`, []string{"2 L3 assign $x <- 0:assign 1:assign", "3 L4 assign $y <- 1:assign"}},
+		{"destructuring and foreach", `<?php
+function f($rows) {
+    foreach ($rows as $k => $v) { $last = $v; }
+    [$a, $b] = $last;
+    return $b;
+}`, []string{"1 L3 foreach $k <- 0:load", "2 L3 foreach $v <- 0:load", "5 L4 assign $b <- 3:load"}},
+		{"a call's arguments and value", `<?php
+function f($a) {
+    return strtolower(trim($a));
+}`, []string{"1 L3 arg arg 0 of trim() <- 0:assign", "2 L3 call trim() <- 1:call", "3 L3 arg arg 0 of strtolower() <- 2:assign"}},
+		{"closure use", `<?php
+function f($a) {
+    $g = function ($z) use ($a) { return $a . $z; };
+}`, []string{"1 L3 use $a <- 0:assign", "3 L3 return return <- 1:concat 2:concat"}},
+		{"loop back edge", `<?php
+function f($n) {
+    $acc = '';
+    while ($n) { $tmp = $acc; $acc = $n; }
+    return $tmp;
+}`, []string{"2 L4 assign $tmp <- 1:assign 3:assign"}},
+		{"imprecise", `<?php
+function f($a) {
+    global $g;
+    $$a = 1;
+    extract($a);
+}`, []string{"f imprecise=imprecise: extract,imprecise: global,variable variable"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := lowerSrc(t, c.src)
+			if len(fs) != 2 {
+				t.Fatalf("%d functions", len(fs))
+			}
+			dump := fs[1].Dump()
+			for _, w := range c.want {
+				if !strings.Contains(dump, w+"\n") {
+					t.Errorf("missing %q in\n%s", w, dump)
+				}
+			}
+		})
+	}
+}
+
+// TestDataflowDeepConcat lowers a chain of many thousand concatenations and
+// nested ifs without running out of stack or time.
+func TestDataflowDeepConcat(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<?php\nfunction f($a) {\n$s = $a")
+	for i := 0; i < 20000; i++ {
+		b.WriteString(" . $a")
+	}
+	b.WriteString(";\n")
+	for i := 0; i < 500; i++ {
+		b.WriteString("if ($a) {\n")
+	}
+	b.WriteString("$s = $s . 'x';\n")
+	for i := 0; i < 500; i++ {
+		b.WriteString("}\n")
+	}
+	b.WriteString("return $s;\n}\n")
+	fs := lowerSrc(t, b.String())
+	if len(fs) != 2 || len(fs[1].Returns) != 1 {
+		t.Fatalf("%d functions", len(fs))
+	}
+}
