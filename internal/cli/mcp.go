@@ -1,18 +1,22 @@
 // This file defines `ragraf mcp`: the MCP server over stdio (default) or
 // streamable HTTP (--http 127.0.0.1:PORT). Stdout carries only protocol
-// messages; logs go to the project log and, with -v, to stderr.
+// messages; logs go to the project log and, with -v, to stderr. Without
+// --project the server finds its project itself (mcpProject).
 
 package cli
 
 import (
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/mcpserver"
+	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/version"
 )
 
@@ -39,6 +43,13 @@ func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
 }
 
 func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
+	if opts.Global.Project == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		opts.Global.Project = mcpProject(os.Getenv, wd)
+	}
 	root, cfgPath, err := opts.Global.project()
 	if err != nil {
 		return err
@@ -67,4 +78,27 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 	log.Info("mcp serving http", "addr", ln.Addr().String())
 	fmt.Fprintf(opts.IO.Err, "ragraf mcp: serving streamable HTTP on http://%s\n", ln.Addr())
 	return mcpserver.ServeHTTP(ctx, srv, ln, opts.Idle)
+}
+
+// mcpProject is the project of a server started without --project: an agent
+// launches `ragraf mcp` from wherever it runs, so the project comes from
+// RAGRAF_PROJECT, then CLAUDE_PROJECT_DIR (set by Claude Code for the servers
+// it starts), then the nearest directory at or above wd holding .ragraf/, and
+// last wd itself.
+func mcpProject(getenv func(string) string, wd string) string {
+	for _, k := range []string{"RAGRAF_PROJECT", "CLAUDE_PROJECT_DIR"} {
+		if v := getenv(k); v != "" {
+			return v
+		}
+	}
+	for dir := wd; ; {
+		if st, err := os.Stat(filepath.Join(dir, rev.Dir)); err == nil && st.IsDir() {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return wd
+		}
+		dir = up
+	}
 }
