@@ -247,6 +247,7 @@ foreach ($pages as $page => $controller) {
 	Route::get("/pages/{$page}", $controller);
 }
 Route::get('/ping', fn () => 'pong');
+Route::post('/telegram/' . config('services.telegram.hook'), [PhotoController::class, 'popular']);
 Route::group([], function ($router) {
 	$router->post('/broadcast', '\\' . App\Http\Controllers\HomeController::class . '@index');
 });
@@ -290,7 +291,8 @@ class ReportController { public function daily() {} public function rebuild() {}
 // resources with only/except (the update action is PUT and PATCH),
 // invokable controllers (an inherited __invoke too), 'X@m' under a group
 // namespace, ['uses' => …], '\\' . X::class . '@m' on a $router, a loop over
-// a literal array, and routes/api.php
+// a literal array, a URI built at run time (kept as the expression, marked
+// unresolved), and routes/api.php
 // under /api, each linked to the method that handles it; a resource action
 // the controller lacks (comments' update) has no handler.
 func TestFT7_LaravelHandlers(t *testing.T) {
@@ -316,6 +318,7 @@ func TestFT7_LaravelHandlers(t *testing.T) {
 		"web_route GET /{fallbackPlaceholder} -> App\\Http\\Controllers\\PhotoController::missing",
 		"web_route POST /admin/reports/rebuild -> App\\Http\\Controllers\\Admin\\ReportController::rebuild",
 		"web_route POST /broadcast -> App\\Http\\Controllers\\HomeController::index",
+		"web_route POST /telegram/{config('services.telegram.hook')} (unresolved) -> App\\Http\\Controllers\\PhotoController::popular",
 		"web_route POST /api/photos/{photos}/comments -> App\\Http\\Controllers\\CommentController::store",
 		"web_route POST /api/search -> App\\Http\\Controllers\\PhotoController::search",
 		"web_route POST /legacy/ban -> App\\Http\\Controllers\\Admin\\UserController::ban",

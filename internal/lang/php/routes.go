@@ -427,6 +427,16 @@ func boolString(b bool) string {
 func (d *domainWalker) routeCall(n *sitter.Node, method string, pos []*sitter.Node, named map[string]*sitter.Node, fw string) bool {
 	if verb, ok := httpVerbs[method]; ok && len(pos) >= 2 {
 		p, ok := d.literal(pos[0])
+		if !ok && fw == "laravel" && isStringExpr(pos[0]) {
+			// a URI built at run time ('/hook/' . config('x')): the route
+			// keeps its handler, its URI the expression
+			p, _ = d.routeText(pos[0])
+			d.unresolvedURI = true
+			d.route(verb, p, n, pos[len(pos)-1], fw)
+			d.unresolvedURI = false
+			d.visitArgs(pos)
+			return true
+		}
 		if !ok {
 			return false
 		}

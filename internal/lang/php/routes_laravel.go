@@ -103,7 +103,11 @@ func (d *domainWalker) laravelPath(p string) string {
 func (d *domainWalker) laravelRoute(verb, path string, at, action *sitter.Node) {
 	full := d.laravelPath(path)
 	name, raw, short := d.laravelAction(action)
-	d.entryTo(fact.WebRoute, verb+" "+full, at, map[string]string{"method": verb, "uri": full, "framework": "laravel"}, action, name, raw, short)
+	props := map[string]string{"method": verb, "uri": full, "framework": "laravel"}
+	if d.unresolvedURI {
+		props["uri_resolved"] = "false"
+	}
+	d.entryTo(fact.WebRoute, verb+" "+full, at, props, action, name, raw, short)
 }
 
 // lvGroup returns the innermost group's namespace and controller.

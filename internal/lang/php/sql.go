@@ -77,8 +77,9 @@ type domainWalker struct {
 	// lvGroups are the enclosing Laravel route groups; apiPrefixed is 0
 	// until known, 1 when routes/api.php gets /api, 2 when it names api
 	// itself (routes_laravel.go)
-	lvGroups    []laravelGroup
-	apiPrefixed int8
+	lvGroups      []laravelGroup
+	apiPrefixed   int8
+	unresolvedURI bool // the route being added has a URI built at run time
 	// arrays holds the array literal last assigned to each variable (routes.go unrollForeach)
 	arrays map[string]*sitter.Node
 	seen   map[string]int
