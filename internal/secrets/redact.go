@@ -572,7 +572,7 @@ var commandSignature = regexp.MustCompile(`^[a-z][a-z0-9_-]*(?::[a-z0-9_-]+)+(?:
 // not: references, placeholders without a letter or digit ('*****', '?'),
 // plain words (true, null), names (FTP_PASS, user_pass, passwords.token).
 func isSecretValue(s strength, v []byte) bool {
-	if len(v) == 0 || isReference(v) || !hasAlnum(v) || isName(v) {
+	if len(v) == 0 || isReference(v) || !hasAlnum(v) || isName(v) || isCodeName(v) {
 		return false
 	}
 	switch s {
@@ -621,6 +621,36 @@ func isName(v []byte) bool {
 	// user_pass, passwords.token, AllowNoPassword, URLQueryEncryptionSecretKey:
 	// the name of a secret
 	return ident && keyWordSet.in(v) && (sep || camelName(v) && classify(v) != notSecret)
+}
+
+// codeName matches a class or a handler written as a string: a namespaced
+// class (App\Http\PasswordController), a route action (SettingsController@password,
+// Api\V1Controller@changePassword) or a static callable (Auth::password).
+var codeName = regexp.MustCompile(`^\\?[A-Za-z_][A-Za-z0-9_]*(?:\\[A-Za-z_][A-Za-z0-9_]*)*(?:(?:@|::)[A-Za-z_][A-Za-z0-9_]*)?$`)
+
+// isCodeName reports a value that names code, not a secret (a route's
+// 'SettingsController@password' beside a 'password' key): a namespaced name,
+// or a callable on a class whose name says it is code (…Controller, …Handler,
+// …Action, …Command).
+func isCodeName(v []byte) bool {
+	if !codeName.Match(v) {
+		return false
+	}
+	if bytes.IndexByte(v, '\\') >= 0 {
+		return true
+	}
+	cls := v
+	if i := bytes.IndexAny(v, "@:"); i >= 0 {
+		cls = v[:i]
+	} else {
+		return false
+	}
+	for _, suffix := range []string{"Controller", "Handler", "Action", "Command"} {
+		if bytes.HasSuffix(cls, []byte(suffix)) {
+			return true
+		}
+	}
+	return false
 }
 
 // camelName reports a camelCase or PascalCase name of letters and digits
