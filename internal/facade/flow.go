@@ -26,8 +26,8 @@ const ErrCapability = "E_CAPABILITY"
 // DataBudget bounds one slice or flow query (NFR-8); over it the answer is
 // partial and marked truncated.
 type DataBudget struct {
-	MaxMS     int `json:"max_ms,omitempty" jsonschema:"wall-time budget in milliseconds (default 2000, max 10000)"`
-	MaxStates int `json:"max_states,omitempty" jsonschema:"search states budget (default 200000, max 2000000)"`
+	MaxMS     int `json:"max_ms,omitempty"`
+	MaxStates int `json:"max_states,omitempty"`
 }
 
 // DataVia is the call a step crosses.
@@ -422,12 +422,13 @@ func stepPaths(ss []DataStep) []string {
 
 // FlowArgs names both ends of a flow.
 type FlowArgs struct {
-	From         string `json:"from" jsonschema:"where data starts: a node id, path:line, or a source model (source:http_input)"`
-	FromVariable string `json:"from_variable,omitempty" jsonschema:"with path:line, the variable at that line, e.g. $id"`
-	To           string `json:"to" jsonschema:"where data must arrive: a node id, path:line, or a sink model (sink:sql, sink:output, sink:shell, sink:include, sink:unserialize, sink:file)"`
-	ToVariable   string `json:"to_variable,omitempty" jsonschema:"with path:line, the variable at that line"`
-	Depth        int    `json:"depth,omitempty" jsonschema:"function boundaries a path may cross (0-5, default 2)"`
+	From         string `json:"from" jsonschema:"id, path:line or source:http_input"`
+	FromVariable string `json:"from_variable,omitempty"`
+	To           string `json:"to" jsonschema:"id, path:line or sink:sql|output|shell|include|unserialize|file"`
+	ToVariable   string `json:"to_variable,omitempty"`
+	Depth        int    `json:"depth,omitempty" jsonschema:"0-5, default 2"`
 	DataBudget
+	Output
 }
 
 // FlowResult is a data-flow path, or why there is none.

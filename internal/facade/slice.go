@@ -14,13 +14,14 @@ import (
 
 // SliceArgs names the criterion and the walk.
 type SliceArgs struct {
-	ID        string `json:"id,omitempty" jsonschema:"node id of a function or method: its returns (backward) or parameters (forward), or the line given"`
-	Path      string `json:"path,omitempty" jsonschema:"file path relative to the project root, with line"`
-	Line      int    `json:"line,omitempty" jsonschema:"1-based line of the criterion"`
-	Variable  string `json:"variable,omitempty" jsonschema:"the variable at the line, e.g. $sql (default every value at the line)"`
-	Direction string `json:"direction,omitempty" jsonschema:"backward (what it depends on, default) or forward (what it reaches)"`
-	Depth     int    `json:"depth,omitempty" jsonschema:"function boundaries to cross (0-5, default 2)"`
+	ID        string `json:"id,omitempty"`
+	Path      string `json:"path,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Variable  string `json:"variable,omitempty"`
+	Direction string `json:"direction,omitempty" jsonschema:"backward|forward"`
+	Depth     int    `json:"depth,omitempty" jsonschema:"0-5, default 2"`
 	DataBudget
+	Output
 	Page
 }
 
