@@ -245,3 +245,46 @@ func keysOf(m map[string]bool) []string {
 	slices.Sort(out)
 	return out
 }
+
+// BenchmarkDataflowWordPress times slice (backward from a function's
+// returns) and flow (from its parameters to sink:sql) on the WordPress
+// corpus, over the functions CorpusRequests asks about; p95 is the budget's
+// figure (ARCHITECTURE.md §10: 200 ms).
+func BenchmarkDataflowWordPress(b *testing.B) {
+	home, _ := os.UserHomeDir()
+	root := filepath.Join(home, ".cache", "ragraf-corpora", "wordpress")
+	if _, err := os.Stat(rev.Layout{Root: root}.Current()); err != nil {
+		b.Skip("no indexed wordpress corpus")
+	}
+	ctx := context.Background()
+	s, err := New(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	reqs, err := CorpusRequests(ctx, s)
+	if err != nil {
+		b.Skip(err)
+	}
+	var ids []string
+	for _, r := range reqs["references"] {
+		var a struct{ ID string }
+		if json.Unmarshal([]byte(r), &a) == nil && !slices.Contains(ids, a.ID) {
+			ids = append(ids, a.ID)
+		}
+	}
+	for _, op := range []string{"slice", "flow"} {
+		b.Run(op, func(b *testing.B) {
+			percentiles(b, func(i int) {
+				id := ids[i%len(ids)]
+				args := fmt.Sprintf(`{"id":%q}`, id)
+				if op == "flow" {
+					args = fmt.Sprintf(`{"from":%q,"to":"sink:sql"}`, id)
+				}
+				if _, err := s.Call(ctx, op, []byte(args)); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
