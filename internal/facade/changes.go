@@ -37,7 +37,7 @@ import (
 
 // ChangesArgs selects the change set.
 type ChangesArgs struct {
-	Base  string `json:"base,omitempty" jsonschema:"commit to compare from (hash, branch, tag, HEAD~1); default: the indexed revision itself, or its git HEAD when head is given"`
+	Base  string `json:"base,omitempty" jsonschema:"commit to compare from (default: the indexed revision, or its git HEAD with head)"`
 	Head  string `json:"head,omitempty" jsonschema:"commit to compare to; default: the working tree"`
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges impact follows back (1-5, default 3)"`
 	Page

@@ -5,8 +5,8 @@
 package mcpserver
 
 var changeTools = []tool{
-	{op: "context", title: "Definition context", description: `Everything about one definition (id, qname, or path and line) before changing it, most important first: signature, docblock, container, ranked callers and callees, implementations, members, impact summary (entry points, tables, tests), data-flow state, code. Never over budget_tokens (cl100k, default 2000); result.omitted counts what was cut.
-Example: {"qname": "App\\Cart::addItem"} -> result {"callers": [{"qname": "App\\Checkout::run", "site_line": 31}], "impact": {"hard_symbols": 4}, "code": {"line": 12, "text": "…"}, "tokens": 1874}`},
-	{op: "changes", title: "Change set", description: `Declarations changed, added and deleted in the working tree against the index, or between commits (base, head), with path:line and impact counts, and the entry points, tables and test files reached.
-Example: {"base": "HEAD~1"} -> result.symbols [{"change": "changed", "qname": "App\\Cart::addItem", "path": "src/Cart.php", "line": 12, "impact": {"stated": 3, "derived": 1}}]`},
+	{op: "context", title: "Definition context", description: `One definition (id, qname, or path and line) before changing it, most important first: signature, docblock, container, ranked callers and callees, implementations, impact summary, data-flow state, code; never over budget_tokens (cl100k). result.omitted counts what was cut.
+Example: {"qname": "App\\Cart::addItem"} -> result {"callers": [{"qname": "App\\Checkout::run", "site_line": 31}], "code": {"line": 12, "text": "…"}, "tokens": 1874}`},
+	{op: "changes", title: "Change set", description: `Declarations changed, added and deleted in the working tree (or base..head commits) with path:line and impact counts, and the entry points, tables and tests reached.
+Example: {"base": "HEAD~1"} -> result.symbols [{"change": "changed", "qname": "App\\Cart::addItem", "path": "src/Cart.php", "line": 12}]`},
 }

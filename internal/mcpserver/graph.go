@@ -7,7 +7,7 @@ var graphTools = []tool{
 	{op: "references", title: "Use sites", description: `Every use of a definition: at (the use site), use kind (calls, references, instantiates, extends, …), the definition holding it (id, name), derived when inferred rather than proven.
 Example: {"qname": "App\\Cart::addItem"} -> result.uses [{"id": "n3bf0…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Checkout::run"}]`},
 	{op: "implementations", title: "Implementations", description: `Subclasses and implementers of a class or interface, users of a trait, overriders of a method, down the hierarchy, with the edge chain.
-Example: {"qname": "App\\Shipping"} -> result.implementations [{"qname": "App\\Courier", "relation": "implements", "path": "src/Courier.php", "line": 5}]`},
+Example: {"qname": "App\\Shipping"}`},
 	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5); proven calls in result.stated, inferred ones (dynamic receivers) in result.derived, each at its call site (detailed: with the chain).
 Example: {"qname": "App\\Cart::addItem"} -> result.stated [{"id": "n3bf0…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Checkout::run"}]`},
 	{op: "callees", title: "Callees", description: `What a function or method calls, with call sites; result.stated (proven) and result.derived (inferred).

@@ -4,7 +4,7 @@ package mcpserver
 
 var indexTools = []tool{
 	{op: "status", title: "Index coverage", description: `What the index covers: revision, capability, files by status and language, node and edge counts, unresolved references, conflicts, duplicates, drift summary. Call it first to learn whether the index can answer.
-Example: {} -> result.files.by_status {"parsed": 812}, result.edges {"calls": {"stated": 5120, "derived": 840}}`},
+Example: {}`},
 	{op: "revisions", title: "Revision history", description: `The index revisions, newest first, which one answers now, and the reindex reports in .ragraf/archive.
-Example: {"limit": 5} -> result.current "rev-0007", result.revisions [{"rev": "rev-0007", "current": true}]`},
+Example: {"limit": 5}`},
 }

@@ -76,10 +76,11 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 	return srv, nil
 }
 
-// readOnly is the annotation of every tool that only reads the index. Every
-// hint is set: the protocol's defaults assume a destructive, open-world tool.
+// readOnly is the annotation of every tool that only reads the index. Its
+// hints are set: the protocol's defaults assume a writing, open-world tool
+// (destructiveHint means nothing beside readOnlyHint true, so it is left out).
 func readOnly() *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 }
 
 // addTool registers operation o as the tool ragraf_<op>, with the input

@@ -33,7 +33,7 @@ func TestEveryOperationHasADescriptionWithAnExample(t *testing.T) {
 	}
 	_ = srv
 	descs := map[string]string{}
-	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools, changeTools} {
+	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools, changeTools, dataflowTools} {
 		for _, tl := range fam {
 			descs[tl.op] = tl.description
 		}

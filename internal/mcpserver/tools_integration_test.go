@@ -77,7 +77,11 @@ func TestMCPToolsListBudget(t *testing.T) {
 		if tl.Title == "" || !strings.Contains(tl.Description, "Example: {") {
 			t.Errorf("%s: title or worked example missing", tl.Name)
 		}
-		for _, hint := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+		hints := []string{"readOnlyHint", "idempotentHint", "openWorldHint"}
+		if writers[op] {
+			hints = append(hints, "destructiveHint")
+		}
+		for _, hint := range hints {
 			if _, ok := raw[tl.Name][hint]; !ok {
 				t.Errorf("%s: annotation %s not set", tl.Name, hint)
 			}
@@ -86,7 +90,7 @@ func TestMCPToolsListBudget(t *testing.T) {
 		if a == nil {
 			continue
 		}
-		if a.OpenWorldHint == nil || *a.OpenWorldHint || a.DestructiveHint == nil || *a.DestructiveHint {
+		if a.OpenWorldHint == nil || *a.OpenWorldHint || (a.DestructiveHint != nil && *a.DestructiveHint) || (writers[op] && a.DestructiveHint == nil) {
 			t.Errorf("%s: open world or destructive", tl.Name)
 		}
 		if writers[op] {

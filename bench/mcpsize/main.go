@@ -1,0 +1,149 @@
+// Command mcpsize measures what MCP answers cost an agent: for references,
+// callers, callees, impact, search and entry_points it asks 200 varied
+// questions on a corpus, in the detailed shape (the answers as they were
+// before the concise format) and in the concise shape (the MCP default), and
+// prints per operation the median and p95 of each answer's cl100k tokens and
+// bytes, as compact JSON, the bytes MCP sends as structured content.
+//
+//	go run ./bench/mcpsize --corpus ~/.cache/ragraf-corpora/wordpress
+//
+// The corpus is copied to a temporary directory and indexed there; the
+// original is only read.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/facade"
+	"github.com/ragraf/ragraf/internal/rev"
+)
+
+func main() {
+	corpus := flag.String("corpus", "", "corpus directory (copied, never modified)")
+	flag.Parse()
+	if *corpus == "" {
+		fmt.Fprintln(os.Stderr, "mcpsize: --corpus is required")
+		os.Exit(2)
+	}
+	if err := run(context.Background(), *corpus); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpsize:", err)
+		os.Exit(1)
+	}
+}
+
+var ops = []string{"references", "callers", "callees", "impact", "search", "entry_points"}
+
+func run(ctx context.Context, src string) error {
+	tmp, err := os.MkdirTemp("", "ragraf-mcpsize-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	root := filepath.Join(tmp, "corpus")
+	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
+		return fmt.Errorf("cp: %v: %s", err, out)
+	}
+	_ = os.RemoveAll(filepath.Join(root, rev.Dir))
+	t0 := time.Now()
+	info, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("index: %s, %d files, %d nodes, %d edges in %v\n", info.Rev, info.FilesTotal, info.Nodes, info.Edges, time.Since(t0).Round(time.Millisecond))
+	svc, err := facade.New(root)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	reqs, err := facade.CorpusRequests(ctx, svc)
+	if err != nil {
+		return err
+	}
+	for _, r := range reqs["references"] {
+		reqs["callees"] = append(reqs["callees"], r)
+	}
+	reqs["entry_points"], err = entryRequests(ctx, svc)
+	if err != nil {
+		return err
+	}
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding("cl100k_base")
+	if err != nil {
+		return err
+	}
+	fmt.Println("| operation | calls | detailed tokens p50 / p95 | concise tokens p50 / p95 | detailed bytes p50 | concise bytes p50 | concise / detailed (bytes, p50) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, op := range ops {
+		var tok, size [2][]int
+		for _, args := range reqs[op] {
+			for i, format := range []string{facade.FormatDetailed, facade.FormatConcise} {
+				env, err := svc.Call(ctx, op, []byte(strings.TrimSuffix(args, "}")+`,"format":"`+format+`"}`))
+				if err != nil {
+					return fmt.Errorf("%s %s: %w", op, args, err)
+				}
+				b, err := facade.EncodeCompactJSON(env)
+				if err != nil {
+					return err
+				}
+				tok[i] = append(tok[i], len(enc.Encode(string(b), nil, nil)))
+				size[i] = append(size[i], len(b))
+			}
+		}
+		fmt.Printf("| `%s` | %d | %d / %d | %d / %d | %d | %d | %.0f %% |\n", op, len(reqs[op]),
+			pct(tok[0], 50), pct(tok[0], 95), pct(tok[1], 50), pct(tok[1], 95), pct(size[0], 50), pct(size[1], 50),
+			100*float64(pct(size[1], 50))/float64(max(pct(size[0], 50), 1)))
+	}
+	return nil
+}
+
+// entryRequests are 200 entry_points questions: by each kind, and by the
+// directories that declare entry points.
+func entryRequests(ctx context.Context, svc *facade.Service) ([]string, error) {
+	env, err := svc.Call(ctx, "entry_points", []byte(`{"limit":1000}`))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var dirs []string
+	for _, e := range env.Result.(facade.EntryPointsResult).EntryPoints {
+		for d := path.Dir(e.Path); d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	slices.Sort(dirs)
+	kinds := []string{"web_route", "http_endpoint", "cli_command", "cron_job"}
+	var out []string
+	for i := 0; i < 200; i++ {
+		if i%5 == 0 || len(dirs) == 0 {
+			out = append(out, fmt.Sprintf(`{"kind":%q}`, kinds[i/5%len(kinds)]))
+			continue
+		}
+		out = append(out, fmt.Sprintf(`{"path":%q}`, dirs[i%len(dirs)]))
+	}
+	return out, nil
+}
+
+// pct is the p-th percentile of xs (nearest rank).
+func pct(xs []int, p int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := (p*len(s) + 99) / 100
+	return s[max(i-1, 0)]
+}
