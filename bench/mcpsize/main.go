@@ -72,9 +72,7 @@ func run(ctx context.Context, src string) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range reqs["references"] {
-		reqs["callees"] = append(reqs["callees"], r)
-	}
+	reqs["callees"] = append(reqs["callees"], reqs["references"]...)
 	reqs["entry_points"], err = entryRequests(ctx, svc)
 	if err != nil {
 		return err
