@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/graph"
@@ -29,6 +30,8 @@ type fixture struct {
 	nodes  []fact.Node
 	edges  []fact.Edge
 	chunks []fact.TextChunk
+
+	noVectors bool // publish without the static model's vectors
 }
 
 func (f *fixture) node(kind fact.NodeKind, qname, name, path string, start, end int, parent, sig string) string {
@@ -141,6 +144,9 @@ func (f *fixture) publish(t testing.TB, root, name string) {
 	}
 	must(t, lw.Chunks(ctx, append([]fact.TextChunk(nil), f.chunks...)))
 	must(t, lw.Symbols(ctx, f.nodes))
+	if !f.noVectors {
+		must(t, lw.Vectors(ctx, embed.Train(f.nodes, f.chunks)))
+	}
 	must(t, lw.Close(ctx))
 	info := rev.Info{Rev: name, CreatedAt: "2026-01-01T00:00:00Z", Capability: rev.Capability{Level: "degraded", Reason: "no embedding model configured"}}
 	b, _ := json.Marshal(info)

@@ -63,6 +63,7 @@ func Ops() []Op {
 		op[ImpactArgs, ImpactResult]("impact", (*Service).Impact),
 		op[RepoMapArgs, RepoMapResult]("repo_map", (*Service).RepoMap),
 		op[SearchArgs, SearchResult]("search", (*Service).Search),
+		op[SimilarArgs, SimilarResult]("similar", (*Service).Similar),
 		op[CodeArgs, CodeResult]("code", (*Service).Code),
 		op[LiveReadArgs, LiveReadResult]("live_read", (*Service).LiveRead),
 		op[RevisionsArgs, RevisionsResult]("revisions", (*Service).Revisions),

@@ -36,6 +36,7 @@ var opCases = []opCase{
 	{"impact", `{"qname":"App\\C1::helper"}`, `{"qname":"App\\C9::run"}`},
 	{"repo_map", `{"budget_tokens":500}`, `{"focus":["src/none.php"]}`},
 	{"search", `{"query":"computeRate"}`, `{"query":"zzzqqq"}`},
+	{"similar", `{"qname":"App\\C1::helper"}`, `{"qname":"App\\Nope"}`},
 	{"code", `{"qname":"App\\C1::run"}`, `{"path":"src/none.php"}`},
 	{"live_read", `{"path":"src/C1.php"}`, `{"path":"src/none.php"}`},
 	{"revisions", `{}`, `{"limit":1,"cursor":"` + fixtureCursor("revisions", 10) + `"}`},
@@ -519,7 +520,14 @@ func TestSearchScoresAndFilters(t *testing.T) {
 	if len(hits) != 1 || hits[0].QName != `App\C1::helper` || hits[0].Score.ExactBoost != 2 || hits[0].Score.Total <= 0 {
 		t.Fatalf("hits %+v", hits)
 	}
-	env = call(t, s, "search", `{"query":"shipping rates","mode":"semantic"}`)
+	root := t.TempDir()
+	f := genFixture(3, 0)
+	f.noVectors = true
+	f.publish(t, root, "rev-0001")
+	old, err := New(root)
+	must(t, err)
+	defer old.Close()
+	env = call(t, old, "search", `{"query":"shipping rates","mode":"semantic"}`)
 	r := env.Result.(SearchResult)
 	if r.Mode != "lexical" || !strings.Contains(r.Fallback, "vectors") || len(r.Hits) == 0 || env.Capability.Vectors {
 		t.Errorf("semantic fallback: %+v", r)

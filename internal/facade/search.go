@@ -27,12 +27,19 @@ type SearchArgs struct {
 	Output
 }
 
-// Score explains a hit's score: Total = BM25 * KindBoost * ExactBoost.
+// Score explains a hit's score. Lexical: Total = BM25 * KindBoost *
+// ExactBoost. Semantic: Total = Semantic, the cosine similarity of the query's
+// and the symbol's vectors. Hybrid: Total = the reciprocal rank fusion of the
+// two lists, sum of 1/(60 + rank) over the lists holding the hit, with the
+// ranks (1-based, 0 when absent) and the parts of each.
 type Score struct {
-	BM25       float64 `json:"bm25"` // SQLite's BM25 negated, so higher is better
-	KindBoost  float64 `json:"kind_boost"`
-	ExactBoost float64 `json:"exact_boost"`
-	Total      float64 `json:"total"`
+	BM25         float64 `json:"bm25"` // SQLite's BM25 negated, so higher is better
+	KindBoost    float64 `json:"kind_boost"`
+	ExactBoost   float64 `json:"exact_boost"`
+	Semantic     float64 `json:"semantic,omitempty"`
+	LexicalRank  int     `json:"lexical_rank,omitempty"`
+	SemanticRank int     `json:"semantic_rank,omitempty"`
+	Total        float64 `json:"total"`
 }
 
 // Hit is one search result: a symbol or a text chunk.
@@ -107,11 +114,8 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 		return nil, err
 	}
 	env := s.envelope(op, snap)
-	res := SearchResult{Query: args.Query, Mode: "lexical", Hits: []Hit{}}
-	if mode != "lexical" && !snap.info.Capability.Vectors {
-		res.Fallback = mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
-	}
-	hits, err := s.lexical(ctx, snap, args, match)
+	res := SearchResult{Query: args.Query, Mode: mode, Hits: []Hit{}}
+	hits, err := s.searchMode(ctx, snap, args, match, &res)
 	if err != nil {
 		return nil, err
 	}

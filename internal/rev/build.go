@@ -29,6 +29,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/extract/docs"
 	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/fact"
@@ -93,7 +94,9 @@ type Capability struct {
 	Level    string `json:"level"` // full | degraded
 	Dataflow bool   `json:"dataflow"`
 	Vectors  bool   `json:"vectors"`
-	Reason   string `json:"reason,omitempty"`
+	// VectorModel names the model the vectors come from, e.g. static:project.
+	VectorModel string `json:"vector_model,omitempty"`
+	Reason      string `json:"reason,omitempty"`
 }
 
 // Info is rev.json: what a revision is and how it was built.
@@ -543,7 +546,10 @@ func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact
 	if err := lw.Chunks(ctx, chunks); err != nil {
 		return err
 	}
-	return lw.Symbols(ctx, gc.Nodes)
+	if err := lw.Symbols(ctx, gc.Nodes); err != nil {
+		return err
+	}
+	return lw.Vectors(ctx, embed.Train(gc.Nodes, chunks))
 }
 
 // finish hands over the content resolution completed and waits for both
@@ -600,16 +606,19 @@ func dedupUnresolved(us []fact.Unresolved) []fact.Unresolved {
 // about the data-flow engine (ARCHITECTURE.md §7, §11): "full" when slice
 // and flow can run on the revision, which they can for any revision with PHP
 // files, since they lower the indexed snapshots on demand; vectors are
-// reported on their own and never lower the level. rows nil is a revision
-// not yet built.
+// reported on their own and never lower the level: every build trains the
+// static model (internal/embed). rows nil is a revision not yet built.
 func capability(rows []graph.File) Capability {
 	for _, r := range rows {
 		if r.Lang == php.Lang {
-			return Capability{Level: "full", Dataflow: true, Vectors: false, Reason: "no embedding model configured"}
+			return Capability{Level: "full", Dataflow: true, Vectors: true, VectorModel: embed.ModelID, Reason: vectorsReason}
 		}
 	}
-	return Capability{Level: "degraded", Dataflow: false, Vectors: false,
-		Reason: "data-flow engine covers PHP only and the revision has no PHP file; no embedding model configured"}
+	return Capability{Level: "degraded", Dataflow: false, Vectors: true, VectorModel: embed.ModelID,
+		Reason: "data-flow engine covers PHP only and the revision has no PHP file; " + vectorsReason}
 }
+
+// vectorsReason says where the vectors come from and what is missing.
+const vectorsReason = "vectors come from the static model trained on the project (" + embed.ModelID + "); no ONNX sentence model is installed"
 
 func ragrafVersion() string { return version.Version }

@@ -24,6 +24,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/graph"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -67,7 +68,7 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if prev != nil {
 			lp = prev.Lex
 		}
-		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, lp, next().Lex); err != nil {
+		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, embed.Train(gc.Nodes, chunks), lp, next().Lex); err != nil {
 			return err
 		}
 		return syncFile(dst)

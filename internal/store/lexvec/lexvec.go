@@ -22,7 +22,8 @@ import (
 // SchemaVersion is the version of schema.sql.
 //
 //	1: chunk, chunk_fts, symbol_fts, meta.
-const SchemaVersion = 1
+//	2: word_vector, symbol_vector (the static vector model).
+const SchemaVersion = 2
 
 //go:embed schema.sql
 var schemaSQL string
@@ -167,6 +168,10 @@ type Store struct {
 
 	commonMu sync.Mutex
 	common   map[string]bool // term -> matches more than commonLimit chunks (search.go)
+
+	vecOnce sync.Once
+	vec     *Vectors // vectors.go
+	vecErr  error
 }
 
 // Open opens a published lexvec.sqlite read-only and checks its schema version.

@@ -21,3 +21,17 @@ CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- the vector model of the revision (meta vector_model, vector_dim): one row
+-- per word with its IDF weight and float32 vector (little-endian), and one per
+-- symbol; written whole by every build
+CREATE TABLE word_vector (
+  word   TEXT PRIMARY KEY,
+  weight REAL NOT NULL,
+  v      BLOB NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE symbol_vector (
+  id TEXT PRIMARY KEY,
+  v  BLOB NOT NULL
+) WITHOUT ROWID;

@@ -67,13 +67,15 @@ func ContentDigests(chunks []fact.TextChunk, nodes []fact.Node) *Digests {
 	return d
 }
 
-// Update makes the lexvec.sqlite at path hold exactly chunks and the symbol
-// index of nodes, touching only rows that differ. want must be
+// Update makes the lexvec.sqlite at path hold exactly chunks, the symbol
+// index of nodes and the vectors vec, touching only the chunk and symbol rows
+// that differ (the vector tables are written whole: the model is trained on
+// the whole revision). want must be
 // ContentDigests(chunks, nodes); prev, when not nil, are the digests of the
 // file's rows, otherwise they are read from it. It returns the number of rows
 // written and deleted. A *sqlitedb.VersionError says a full write is needed
 // instead.
-func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []fact.Node, prev, want *Digests) (written, deleted int, err error) {
+func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []fact.Node, vec *Vectors, prev, want *Digests) (written, deleted int, err error) {
 	db, err := sqlitedb.OpenBuild(path)
 	if err != nil {
 		return 0, 0, err
@@ -159,6 +161,12 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 			return 0, 0, err
 		}
 		prev.Symbols[n.ID] = w
+	}
+	if err := writeVectors(ctx, tx, vec); err != nil {
+		return 0, 0, fmt.Errorf("updating lexvec vectors: %w", err)
+	}
+	if vec != nil {
+		written += len(vec.Words) + len(vec.IDs)
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, 0, fmt.Errorf("committing %q: %w", path, err)

@@ -1,0 +1,85 @@
+// This file builds vectors from words and finds the nearest symbols by exact
+// brute-force cosine (the vectors are normalised, so a dot product): fine up
+// to about 100,000 symbols.
+
+package embed
+
+import (
+	"math"
+	"sort"
+
+	"github.com/ragraf/ragraf/internal/store/lexvec"
+)
+
+// Mean returns the IDF-weighted mean of the vectors of the words v knows,
+// L2-normalised; nil when it knows none of them. v must be indexed.
+func Mean(v *lexvec.Vectors, words []string) []float32 {
+	acc := make([]float64, v.Dim)
+	found := false
+	for _, w := range words {
+		i, ok := v.Lookup(w)
+		if !ok {
+			continue
+		}
+		found = true
+		wt := float64(v.WordWeights[i])
+		for d, x := range v.WordVecs[i*v.Dim : (i+1)*v.Dim] {
+			acc[d] += wt * float64(x)
+		}
+	}
+	if !found {
+		return nil
+	}
+	var s float64
+	for _, x := range acc {
+		s += x * x
+	}
+	if s == 0 {
+		return nil
+	}
+	s = math.Sqrt(s)
+	out := make([]float32, v.Dim)
+	for d, x := range acc {
+		out[d] = float32(x / s)
+	}
+	return out
+}
+
+// Query embeds free text; nil when no word of it is known.
+func Query(v *lexvec.Vectors, text string) []float32 { return Mean(v, Words(text)) }
+
+// Hit is one nearest symbol with its cosine similarity.
+type Hit struct {
+	ID    string
+	Score float64
+}
+
+// Nearest returns the k symbols whose vectors are closest to q, best first,
+// ties by id; skip (an id, or "") is left out.
+func Nearest(v *lexvec.Vectors, q []float32, k int, skip string) []Hit {
+	if q == nil || k <= 0 {
+		return nil
+	}
+	hits := make([]Hit, 0, len(v.IDs))
+	for i, id := range v.IDs {
+		if id == skip {
+			continue
+		}
+		row := v.SymVecs[i*v.Dim : (i+1)*v.Dim]
+		var s float32
+		for d, x := range row {
+			s += x * q[d]
+		}
+		hits = append(hits, Hit{ID: id, Score: float64(s)})
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}

@@ -1,0 +1,121 @@
+// This file defines the semantic and hybrid modes of search: the query's
+// vector against the symbols' (internal/embed), and the reciprocal rank
+// fusion of that list with the lexical one.
+
+package facade
+
+import (
+	"context"
+	"sort"
+
+	"github.com/ragraf/ragraf/internal/embed"
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/lexvec"
+)
+
+// rrfK is the constant of reciprocal rank fusion: 1/(rrfK + rank).
+const rrfK = 60
+
+// searchMode runs the mode res names, or lexical search with res.Fallback
+// saying why when the revision has no vectors.
+func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArgs, match string, res *SearchResult) ([]Hit, error) {
+	if res.Mode == "lexical" {
+		return s.lexical(ctx, snap, args, match)
+	}
+	vec, err := snap.lex.Vectors(ctx)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if vec == nil {
+		res.Fallback = res.Mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
+		res.Mode = "lexical"
+		return s.lexical(ctx, snap, args, match)
+	}
+	sem, err := s.semantic(ctx, snap, vec, embed.Query(vec, args.Query), "", args.Kind, args.PathGlob)
+	if err != nil || res.Mode == "semantic" {
+		return sem, err
+	}
+	lex, err := s.lexical(ctx, snap, args, match)
+	if err != nil {
+		return nil, err
+	}
+	return fuse(lex, sem), nil
+}
+
+// semantic ranks up to candidates symbols by their vectors' cosine with q,
+// filtered by kind and glob; skip is left out. Text kinds have no vectors.
+func (s *Service) semantic(ctx context.Context, snap *snapshot, vec *lexvec.Vectors, q []float32, skip, kind, glob string) ([]Hit, error) {
+	hits := []Hit{}
+	if q == nil || isTextKind(kind) {
+		return hits, nil
+	}
+	near := embed.Nearest(vec, q, len(vec.IDs), skip)
+	for start := 0; start < len(near) && len(hits) < candidates; start += candidates {
+		part := near[start:min(start+candidates, len(near))]
+		ids := make([]string, len(part))
+		for i, h := range part {
+			ids[i] = h.ID
+		}
+		nodes, err := snap.graph.NodesByID(ctx, ids)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, h := range part {
+			n, ok := nodes[h.ID]
+			if !ok || (kind != "" && string(n.Kind) != kind) || !globMatch(glob, n.Path) {
+				continue
+			}
+			hits = append(hits, semanticHit(n, h.Score))
+			if len(hits) == candidates {
+				break
+			}
+		}
+	}
+	return hits, nil
+}
+
+func semanticHit(n fact.Node, cos float64) Hit {
+	return Hit{Type: "symbol", ID: n.ID, Kind: string(n.Kind), Name: n.Name, QName: n.QName, Signature: n.Signature,
+		Path: n.Path, Line: n.StartLine, EndLine: n.EndLine,
+		Score: Score{KindBoost: 1, ExactBoost: 1, Semantic: round6(cos), Total: round6(cos)}}
+}
+
+// fuse merges the lexical and the semantic list by reciprocal rank fusion.
+func fuse(lex, sem []Hit) []Hit {
+	byID := map[string]int{}
+	var out []Hit
+	for i, h := range lex {
+		h.Score.LexicalRank = i + 1
+		byID[h.ID] = len(out)
+		out = append(out, h)
+	}
+	for i, h := range sem {
+		if j, ok := byID[h.ID]; ok {
+			out[j].Score.Semantic = h.Score.Semantic
+			out[j].Score.SemanticRank = i + 1
+			continue
+		}
+		h.Score = Score{Semantic: h.Score.Semantic, SemanticRank: i + 1}
+		byID[h.ID] = len(out)
+		out = append(out, h)
+	}
+	for i := range out {
+		sc := &out[i].Score
+		var t float64
+		if sc.LexicalRank > 0 {
+			t += 1.0 / float64(rrfK+sc.LexicalRank)
+		}
+		if sc.SemanticRank > 0 {
+			t += 1.0 / float64(rrfK+sc.SemanticRank)
+		}
+		sc.Total = round6(t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := &out[i].Score, &out[j].Score
+		if a.Total != b.Total {
+			return a.Total > b.Total
+		}
+		return false // equal fused scores keep the lexical order first
+	})
+	return out
+}

@@ -1,0 +1,112 @@
+package facade
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/rev"
+)
+
+// newVectorService indexes a small project whose cart functions speak of
+// baskets and whose mail functions speak of letters, with the real build
+// (which trains the static model), and returns a Service on it.
+func newVectorService(t *testing.T) *Service {
+	t.Helper()
+	root := t.TempDir()
+	var b strings.Builder
+	b.WriteString("<?php\nnamespace Shop;\n\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "/**\n * Puts goods into the shopping basket before checkout.\n */\nfunction cartAddProduct%d($goods) { return $goods; }\n\n", i)
+		fmt.Fprintf(&b, "/**\n * Delivers a letter to the recipient inbox through the relay.\n */\nfunction mailSendMessage%d($to) { return $to; }\n\n", i)
+	}
+	must(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "src", "lib.php"), []byte(b.String()), 0o644))
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(root)
+	must(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestSearchModesWithStaticVectors: semantic search finds symbols by words
+// of their docblocks that their names lack, hybrid fuses both lists with the
+// ranks in the score, and capability names the model.
+func TestSearchModesWithStaticVectors(t *testing.T) {
+	s := newVectorService(t)
+	env := call(t, s, "search", `{"query":"shopping basket","mode":"semantic","limit":5}`)
+	r := env.Result.(SearchResult)
+	if !env.Capability.Vectors || env.Capability.VectorModel != "static:project" || !strings.Contains(env.Capability.Reason, "ONNX") {
+		t.Errorf("capability %+v", env.Capability)
+	}
+	if r.Mode != "semantic" || r.Fallback != "" || len(r.Hits) != 5 {
+		t.Fatalf("semantic: %+v", r)
+	}
+	for _, h := range r.Hits {
+		if !strings.HasPrefix(h.Name, "cartAddProduct") || h.Score.Semantic <= 0 || h.Score.Total != h.Score.Semantic {
+			t.Errorf("semantic hit %s %+v", h.Name, h.Score)
+		}
+	}
+	env = call(t, s, "search", `{"query":"send message","mode":"hybrid","limit":50}`)
+	r = env.Result.(SearchResult)
+	if r.Mode != "hybrid" || len(r.Hits) == 0 {
+		t.Fatalf("hybrid: %+v", r)
+	}
+	both := 0
+	for _, h := range r.Hits {
+		if h.Score.LexicalRank == 0 && h.Score.SemanticRank == 0 {
+			t.Errorf("hybrid hit %s without ranks", h.ID)
+		}
+		if h.Score.LexicalRank > 0 && h.Score.SemanticRank > 0 {
+			both++
+		}
+		if h.Type == "symbol" && !strings.HasPrefix(h.Name, "mailSendMessage") && h.Score.SemanticRank <= 20 {
+			t.Errorf("hybrid: %s in the top semantic ranks for send message", h.Name)
+		}
+	}
+	if both == 0 {
+		t.Error("no hit is in both lists")
+	}
+	// a query of unknown words finds nothing semantically
+	env = call(t, s, "search", `{"query":"zzzz","mode":"semantic"}`)
+	if r := env.Result.(SearchResult); len(r.Hits) != 0 || !env.NotFound {
+		t.Errorf("unknown words: %+v", r)
+	}
+}
+
+// TestSimilarFindsTheSameFamily: similar lists the symbols like the target,
+// without the target; on a revision without vectors it answers empty and
+// says why.
+func TestSimilarFindsTheSameFamily(t *testing.T) {
+	s := newVectorService(t)
+	env := call(t, s, "similar", `{"qname":"Shop\\cartAddProduct3","limit":10}`)
+	r := env.Result.(SimilarResult)
+	if r.Target.Name != "cartAddProduct3" || r.Model != "static:project" || len(r.Hits) != 10 {
+		t.Fatalf("similar: %+v", r)
+	}
+	for _, h := range r.Hits {
+		if h.ID == r.Target.ID || !strings.HasPrefix(h.Name, "cartAddProduct") {
+			t.Errorf("similar hit %s %+v", h.Name, h.Score)
+		}
+	}
+	if _, err := s.Call(context.Background(), "similar", []byte(`{}`)); err == nil {
+		t.Error("similar without a target answered")
+	}
+	root := t.TempDir()
+	f := genFixture(3, 0)
+	f.noVectors = true // a revision written without vectors
+	f.publish(t, root, "rev-0001")
+	old, err := New(root)
+	must(t, err)
+	defer old.Close()
+	env = call(t, old, "similar", `{"qname":"App\\C1::helper"}`)
+	if r := env.Result.(SimilarResult); len(r.Hits) != 0 || !strings.Contains(r.Fallback, "vectors") || !env.NotFound {
+		t.Errorf("without vectors: %+v", r)
+	}
+}

@@ -1,0 +1,105 @@
+// This file defines the similar operation: the symbols whose vectors are
+// closest to a given symbol's ("how is this done elsewhere"), by exact
+// cosine over the revision's vectors (internal/embed).
+
+package facade
+
+import (
+	"context"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// SimilarArgs names the symbol to compare against, with filters.
+type SimilarArgs struct {
+	ID       string `json:"id,omitempty" jsonschema:"node id of the symbol"`
+	QName    string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
+	Kind     string `json:"kind,omitempty" jsonschema:"only symbols of this node kind (class, method, ...)"`
+	PathGlob string `json:"path_glob,omitempty" jsonschema:"only symbols in paths matching this glob, e.g. src/**/*.php"`
+	Page
+}
+
+// SimilarResult lists the symbols most like Target, best first; each hit's
+// score.semantic is its cosine similarity to the target. Model names the
+// vector model; Fallback says why the list is empty when the revision has no
+// vectors or the target none.
+type SimilarResult struct {
+	Target   Symbol `json:"target"`
+	Model    string `json:"model,omitempty"`
+	Fallback string `json:"fallback,omitempty"`
+	Hits     []Hit  `json:"hits"`
+}
+
+// Similar lists the symbols most like a symbol.
+func (s *Service) Similar(ctx context.Context, args SimilarArgs) (*Envelope, error) {
+	const op = "similar"
+	if err := checkTarget(args.ID, args.QName); err != nil {
+		return nil, err
+	}
+	if _, err := checkEnum("kind", args.Kind, "", nodeKinds...); err != nil {
+		return nil, err
+	}
+	if args.PathGlob != "" {
+		if err := checkName("path_glob", args.PathGlob, false); err != nil {
+			return nil, err
+		}
+		if !doublestar.ValidatePattern(args.PathGlob) {
+			return nil, badInput("path_glob %q is not a valid glob", args.PathGlob)
+		}
+	}
+	pg, err := args.page(op, args)
+	if err != nil {
+		return nil, err
+	}
+	snap, release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := pg.check(snap); err != nil {
+		return nil, err
+	}
+	env := s.envelope(op, snap)
+	res := SimilarResult{Hits: []Hit{}}
+	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		env.Result = res
+		notFound(env, args.QName)
+		return s.done(ctx, env, snap, nil)
+	}
+	res.Target = t
+	vec, err := snap.lex.Vectors(ctx)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var hits []Hit
+	switch {
+	case vec == nil:
+		res.Fallback = "similar needs vectors, which this revision does not have (" + vectorReason(snap) + ")"
+	case vec.Symbol(t.ID) == nil:
+		res.Model = vec.Model
+		res.Fallback = "the target has no vector: none of its words is in the model's vocabulary"
+	default:
+		res.Model = vec.Model
+		if hits, err = s.semantic(ctx, snap, vec, vec.Symbol(t.ID), t.ID, args.Kind, args.PathGlob); err != nil {
+			return nil, err
+		}
+	}
+	res.Hits = window(hits, pg.limit, pg.offset)
+	if res.Hits == nil {
+		res.Hits = []Hit{}
+	}
+	env.Result = res
+	env.Limits = pg.limits(snap, len(res.Hits), len(hits))
+	if len(hits) == 0 {
+		env.NotFound = true
+	}
+	paths := []string{t.Path}
+	for _, h := range res.Hits {
+		paths = append(paths, h.Path)
+	}
+	return s.done(ctx, env, snap, paths)
+}

@@ -1,0 +1,169 @@
+// This file stores the vector model of a revision: word vectors with their
+// weights and symbol vectors, as float32 blobs. The embed package trains
+// them; this one only writes and reads them.
+
+package lexvec
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ragraf/ragraf/internal/store/sqlitedb"
+)
+
+// Vectors is a revision's vector model and symbol vectors. WordVecs and
+// SymVecs are flat: row i is [i*Dim, (i+1)*Dim).
+type Vectors struct {
+	Model       string
+	Dim         int
+	Words       []string // sorted
+	WordWeights []float32
+	WordVecs    []float32
+	IDs         []string // sorted
+	SymVecs     []float32
+
+	index map[string]int
+}
+
+// Index prepares Lookup; call it once after filling Words.
+func (v *Vectors) Index() {
+	v.index = make(map[string]int, len(v.Words))
+	for i, w := range v.Words {
+		v.index[w] = i
+	}
+}
+
+// Lookup returns a word's row.
+func (v *Vectors) Lookup(word string) (int, bool) {
+	i, ok := v.index[word]
+	return i, ok
+}
+
+// Symbol returns a symbol's vector; nil when it has none.
+func (v *Vectors) Symbol(id string) []float32 {
+	lo, hi := 0, len(v.IDs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if v.IDs[m] < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(v.IDs) && v.IDs[lo] == id {
+		return v.SymVecs[lo*v.Dim : (lo+1)*v.Dim]
+	}
+	return nil
+}
+
+func blob(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func unblob(b []byte, dst []float32) []float32 {
+	for i := 0; i+4 <= len(b); i += 4 {
+		dst = append(dst, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+	}
+	return dst
+}
+
+// writeVectors replaces the vector tables' rows with v (nil: none).
+func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM word_vector; DELETE FROM symbol_vector; DELETE FROM meta WHERE key IN ('vector_model', 'vector_dim')`); err != nil {
+		return err
+	}
+	if v == nil {
+		return nil
+	}
+	err := sqlitedb.InsertRows(ctx, tx, "word_vector", []string{"word", "weight", "v"}, len(v.Words), func(i int, r []any) {
+		r[0], r[1], r[2] = v.Words[i], float64(v.WordWeights[i]), blob(v.WordVecs[i*v.Dim:(i+1)*v.Dim])
+	})
+	if err != nil {
+		return fmt.Errorf("inserting word vectors: %w", err)
+	}
+	err = sqlitedb.InsertRows(ctx, tx, "symbol_vector", []string{"id", "v"}, len(v.IDs), func(i int, r []any) {
+		r[0], r[1] = v.IDs[i], blob(v.SymVecs[i*v.Dim:(i+1)*v.Dim])
+	})
+	if err != nil {
+		return fmt.Errorf("inserting symbol vectors: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('vector_model', ?), ('vector_dim', ?)`, v.Model, strconv.Itoa(v.Dim))
+	return err
+}
+
+// Vectors writes the vector model; nil writes none.
+func (w *Writer) Vectors(ctx context.Context, v *Vectors) error {
+	return writeVectors(ctx, w.tx, v)
+}
+
+// Vectors reads the vector model once and keeps it; nil when the revision
+// has none.
+func (s *Store) Vectors(ctx context.Context) (*Vectors, error) {
+	s.vecOnce.Do(func() { s.vec, s.vecErr = s.readVectors(ctx) })
+	return s.vec, s.vecErr
+}
+
+func (s *Store) readVectors(ctx context.Context) (*Vectors, error) {
+	var model, dim sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'vector_model'), (SELECT value FROM meta WHERE key = 'vector_dim')`).Scan(&model, &dim)
+	if err != nil {
+		return nil, err
+	}
+	if !model.Valid {
+		return nil, nil
+	}
+	v := &Vectors{Model: model.String}
+	if v.Dim, err = strconv.Atoi(dim.String); err != nil || v.Dim <= 0 {
+		return nil, fmt.Errorf("%s: bad vector_dim %q", s.path, dim.String)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT word, weight, v FROM word_vector ORDER BY word`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var w string
+		var wt float64
+		var b []byte
+		if err := rows.Scan(&w, &wt, &b); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		v.Words = append(v.Words, w)
+		v.WordWeights = append(v.WordWeights, float32(wt))
+		v.WordVecs = unblob(b, v.WordVecs)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT id, v FROM symbol_vector ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, err
+		}
+		v.IDs = append(v.IDs, id)
+		v.SymVecs = unblob(b, v.SymVecs)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(v.WordVecs) != len(v.Words)*v.Dim || len(v.SymVecs) != len(v.IDs)*v.Dim {
+		return nil, fmt.Errorf("%s: vectors do not have %d dimensions", s.path, v.Dim)
+	}
+	v.Index()
+	return v, nil
+}
