@@ -17,6 +17,7 @@ type SimilarArgs struct {
 	Kind     string `json:"kind,omitempty" jsonschema:"only symbols of this node kind (class, method, ...)"`
 	PathGlob string `json:"path_glob,omitempty" jsonschema:"only symbols in paths matching this glob, e.g. src/**/*.php"`
 	Page
+	Output
 }
 
 // SimilarResult lists the symbols most like Target, best first; each hit's
@@ -28,6 +29,22 @@ type SimilarResult struct {
 	Model    string `json:"model,omitempty"`
 	Fallback string `json:"fallback,omitempty"`
 	Hits     []Hit  `json:"hits"`
+}
+
+// SimilarConcise is similar in concise form.
+type SimilarConcise struct {
+	Target   Brief   `json:"target"`
+	Model    string  `json:"model,omitempty"`
+	Fallback string  `json:"fallback,omitempty"`
+	Hits     []Brief `json:"hits"`
+}
+
+func (r SimilarResult) concise() any {
+	out := SimilarConcise{Target: briefSymbol(r.Target), Model: r.Model, Fallback: r.Fallback, Hits: make([]Brief, 0, len(r.Hits))}
+	for _, h := range r.Hits {
+		out.Hits = append(out.Hits, Brief{ID: h.ID, At: at(h.Path, h.Line), Kind: h.Kind, Name: h.QName, Stale: h.Stale != nil})
+	}
+	return out
 }
 
 // Similar lists the symbols most like a symbol.

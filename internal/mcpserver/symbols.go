@@ -10,7 +10,7 @@ Example: {"name": "addItem"} -> result.symbols [{"id": "n0abf…", "kind": "meth
 Example: {"path": "src/Cart.php"}`},
 	{op: "search", title: "Search", description: `BM25 over names, signatures, docblocks, comments and docs, with code-aware terms (camelCase, snake_case, namespaces split); filter by kind and path_glob. Semantic and hybrid need an embedding model, else result.fallback says lexical ran.
 Example: {"query": "add item to cart", "kind": "method"} -> result.hits [{"id": "na544…", "at": "src/Cart.php:12", "kind": "method", "name": "App\\Cart::addItem"}]`},
-	{op: "similar", title: "Similar code", description: `The symbols most like a given one (id or qname) by their vectors' cosine: how the same thing is done elsewhere. Filter by kind and path_glob; each hit's score.semantic is its similarity; result.model names the vector model.
+	{op: "similar", title: "Similar code", description: `Symbols most like one (id or qname) by vector cosine: how it is done elsewhere. score.semantic is the similarity.
 Example: {"qname": "App\\Cart::addItem"} -> result.hits [{"id": "n7c01…", "at": "src/Wishlist.php:20", "kind": "method", "name": "App\\Wishlist::addProduct"}]`},
 	{op: "repo_map", title: "Repository map", description: `Files and signatures ranked by PageRank over references, personalised by focus (paths or ids), cut to budget_tokens (cl100k). result.text is the map, result.files the same with ids and lines.
 Example: {"budget_tokens": 1000, "focus": ["src/Cart.php"]}`},
