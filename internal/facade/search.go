@@ -20,7 +20,7 @@ import (
 // SearchArgs is a lexical query with filters.
 type SearchArgs struct {
 	Query    string `json:"query" jsonschema:"words or identifiers, e.g. add item to cart or addItem"`
-	Mode     string `json:"mode,omitempty" jsonschema:"lexical (default), semantic or hybrid (need vectors, else lexical)"`
+	Mode     string `json:"mode,omitempty"`
 	Kind     string `json:"kind,omitempty" jsonschema:"a node kind (class, method, ...), docblock, comment or doc_section"`
 	PathGlob string `json:"path_glob,omitempty" jsonschema:"only hits in paths matching this glob, e.g. src/**/*.php"`
 	Page

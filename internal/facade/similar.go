@@ -6,16 +6,12 @@ package facade
 
 import (
 	"context"
-
-	"github.com/bmatcuk/doublestar/v4"
 )
 
-// SimilarArgs names the symbol to compare against, with filters.
+// SimilarArgs names the symbol to compare against.
 type SimilarArgs struct {
-	ID       string `json:"id,omitempty" jsonschema:"node id of the symbol"`
-	QName    string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
-	Kind     string `json:"kind,omitempty" jsonschema:"only symbols of this node kind (class, method, ...)"`
-	PathGlob string `json:"path_glob,omitempty" jsonschema:"only symbols in paths matching this glob, e.g. src/**/*.php"`
+	ID    string `json:"id,omitempty"`
+	QName string `json:"qname,omitempty"`
 	Page
 	Output
 }
@@ -52,17 +48,6 @@ func (s *Service) Similar(ctx context.Context, args SimilarArgs) (*Envelope, err
 	const op = "similar"
 	if err := checkTarget(args.ID, args.QName); err != nil {
 		return nil, err
-	}
-	if _, err := checkEnum("kind", args.Kind, "", nodeKinds...); err != nil {
-		return nil, err
-	}
-	if args.PathGlob != "" {
-		if err := checkName("path_glob", args.PathGlob, false); err != nil {
-			return nil, err
-		}
-		if !doublestar.ValidatePattern(args.PathGlob) {
-			return nil, badInput("path_glob %q is not a valid glob", args.PathGlob)
-		}
 	}
 	pg, err := args.page(op, args)
 	if err != nil {
@@ -101,7 +86,7 @@ func (s *Service) Similar(ctx context.Context, args SimilarArgs) (*Envelope, err
 		res.Fallback = "the target has no vector: none of its words is in the model's vocabulary"
 	default:
 		res.Model = vec.Model
-		if hits, err = s.semantic(ctx, snap, vec, vec.Symbol(t.ID), t.ID, args.Kind, args.PathGlob); err != nil {
+		if hits, err = s.semantic(ctx, snap, vec, vec.Symbol(t.ID), t.ID, "", ""); err != nil {
 			return nil, err
 		}
 	}
