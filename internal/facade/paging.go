@@ -22,8 +22,8 @@ import (
 // table_usage and drift keep their larger default limits in fields of
 // their own.
 type Page struct {
-	Limit  int    `json:"limit,omitempty" jsonschema:"max 500, default 20"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 20, max 500)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
 }
 
 const (
