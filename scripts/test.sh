@@ -15,6 +15,18 @@ if [ ${#need_apt[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
     echo "warning: could not install ${need_apt[*]}; tests that need them will skip"
 fi
 
+# The official MCP Inspector CLI, for the conformance test of the MCP server
+# (internal/mcpserver TestMCPInspectorConformance); outside the repository.
+INSPECTOR_DIR=${RAGRAF_INSPECTOR_DIR:-$HOME/.cache/ragraf-inspector}
+if command -v npm >/dev/null 2>&1 && [ ! -x "$INSPECTOR_DIR/node_modules/.bin/mcp-inspector" ]; then
+  echo "== installing the MCP Inspector (npm)"
+  mkdir -p "$INSPECTOR_DIR"
+  timeout 600 npm install --prefix "$INSPECTOR_DIR" --no-audit --no-fund \
+    @modelcontextprotocol/inspector@2.12.0 >"$INSPECTOR_DIR/install.log" 2>&1 ||
+    echo "warning: the MCP Inspector could not be installed (see $INSPECTOR_DIR/install.log); its test will skip"
+fi
+export RAGRAF_INSPECTOR="$INSPECTOR_DIR/node_modules/.bin/mcp-inspector"
+
 if [ -x scripts/testdb.sh ]; then
   echo "== starting test databases"
   if scripts/testdb.sh start; then
