@@ -65,8 +65,7 @@ if [ "$FUZZTIME" != 0 ]; then
     pkg=./$(dirname "$file")
     go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >/tmp/ragraf-fuzz.log 2>&1 ||
       { echo "fuzz $name ($pkg) failed:"; tail -30 /tmp/ragraf-fuzz.log; status=1; }
-  done < <(git grep -hoE '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' >/dev/null 2>&1 &&
-           git grep -oE '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' | sed -E 's/:func /:/')
+  done < <(git grep -oE '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' | sed -E 's/:func /:/')
 fi
 
 [ -x scripts/testdb.sh ] && scripts/testdb.sh stop >/dev/null 2>&1
