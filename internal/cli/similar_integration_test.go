@@ -2,14 +2,29 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
-// TestSimilarAndSemanticSearchThroughTheBinary: after ragraf index the
-// example's revision has vectors from the static model; ragraf query similar
+// writeConfig writes root's .ragraf/project.yaml.
+func writeConfig(t *testing.T, root, yaml string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(root, ".ragraf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".ragraf", "project.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSimilarAndSemanticSearchThroughTheBinary: after ragraf index with
+// embeddings.model static:project the example's revision has vectors from
+// the static model; ragraf query similar
 // lists symbols like a method, without it, and search runs in semantic mode.
 func TestSimilarAndSemanticSearchThroughTheBinary(t *testing.T) {
 	root := exampleCopy(t)
+	writeConfig(t, root, "embeddings:\n  model: static:project\n")
 	if r := run(t, root, "index"); r.code != 0 {
 		t.Fatalf("index: %d %s", r.code, r.stderr)
 	}

@@ -244,8 +244,12 @@ func checkRange(v, lo, hi int64) string {
 	return ""
 }
 
+// StaticModel names the embedding model trained on the project itself at
+// index time (internal/embed); it needs no files, so no path or dim.
+const StaticModel = "static:project"
+
 func checkEmbeddings(e EmbeddingsConfig) string {
-	if e.Model == "" {
+	if e.Model == "" || e.Model == StaticModel {
 		return ""
 	}
 	if e.Path == "" {

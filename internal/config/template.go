@@ -89,8 +89,12 @@ dataflow:
   max_function_lines: 2000
 
 embeddings:
-  # Local embedding model for vector search; "" means lexical search only.
-  # Example: model: "paraphrase-multilingual-MiniLM-L12-v2"
+  # Embedding model for vector search (search modes semantic and hybrid,
+  # similar); "" means lexical search only. "static:project" trains a small
+  # model on the project at index time (no files needed; it adds about as much
+  # CPU as the rest of the build on WordPress, and its measured quality is in
+  # docs/accuracy.md). Example of a local model:
+  # model: "paraphrase-multilingual-MiniLM-L12-v2"
   model: ""
   # Directory holding the model files (required when model is set).
   path: ""

@@ -26,7 +26,9 @@ func newVectorService(t *testing.T) *Service {
 	}
 	must(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
 	must(t, os.WriteFile(filepath.Join(root, "src", "lib.php"), []byte(b.String()), 0o644))
-	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+	cfg := config.Default()
+	cfg.Embeddings.Model = config.StaticModel
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := New(root)

@@ -376,7 +376,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	// with what extraction alone gives while resolution runs (fullWrite).
 	var early *fullWrite
 	if opts.Full || info.ParentRev == "" {
-		early = startFullWrite(ctx, dir, rows, snapshot, chunks, nodes)
+		early = startFullWrite(ctx, opts.Config, dir, rows, snapshot, chunks, nodes)
 		defer early.abandon()
 	}
 	// the domain is linked beside the resolution: both only read nodes and refs
@@ -401,7 +401,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())
 
 	info.CorpusHash = corpusHash(rows)
-	info.Capability = capability(rows)
+	info.Capability = capability(rows, opts.Config)
 	info.Files = map[string]int{}
 	for _, r := range rows {
 		info.Files[r.Status]++
@@ -420,7 +420,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	if early != nil {
 		err = early.finish(&gc)
 	} else if !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks, digests) {
-		err = writeStores(ctx, dir, gc, chunks)
+		err = writeStores(ctx, opts.Config, dir, gc, chunks)
 	}
 	if err != nil {
 		digests()
@@ -437,8 +437,8 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 }
 
 // writeStores writes both stores in full.
-func writeStores(ctx context.Context, dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	return startFullWrite(ctx, dir, gc.Files, gc.Snapshot, chunks, gc.Nodes).finish(&gc)
+func writeStores(ctx context.Context, cfg config.Config, dir string, gc graph.Content, chunks []fact.TextChunk) error {
+	return startFullWrite(ctx, cfg, dir, gc.Files, gc.Snapshot, chunks, gc.Nodes).finish(&gc)
 }
 
 // fullWrite writes both stores from scratch, one goroutine per file: they are
@@ -454,13 +454,14 @@ type fullWrite struct {
 	gc    *graph.Content
 	g     errgroup.Group
 	once  sync.Once
+	cfg   config.Config // for the vectors (trainVectors)
 }
 
 // errAbandoned ends a full write whose build failed before finish.
 var errAbandoned = errors.New("store write abandoned")
 
-func startFullWrite(ctx context.Context, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
-	w := &fullWrite{ready: make(chan struct{})}
+func startFullWrite(ctx context.Context, cfg config.Config, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
+	w := &fullWrite{ready: make(chan struct{}), cfg: cfg}
 	w.g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
 		if err != nil {
@@ -549,7 +550,7 @@ func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact
 	if err := lw.Symbols(ctx, gc.Nodes); err != nil {
 		return err
 	}
-	return lw.Vectors(ctx, embed.Train(gc.Nodes, chunks))
+	return lw.Vectors(ctx, trainVectors(w.cfg, gc.Nodes, chunks))
 }
 
 // finish hands over the content resolution completed and waits for both
@@ -606,19 +607,36 @@ func dedupUnresolved(us []fact.Unresolved) []fact.Unresolved {
 // about the data-flow engine (ARCHITECTURE.md §7, §11): "full" when slice
 // and flow can run on the revision, which they can for any revision with PHP
 // files, since they lower the indexed snapshots on demand; vectors are
-// reported on their own and never lower the level: every build trains the
-// static model (internal/embed). rows nil is a revision not yet built.
-func capability(rows []graph.File) Capability {
+// reported on their own and never lower the level: a build trains the static
+// model (internal/embed) when embeddings.model asks for it. rows nil is a
+// revision not yet built.
+func capability(rows []graph.File, cfg config.Config) Capability {
+	c := Capability{Level: "degraded", Reason: "data-flow engine covers PHP only and the revision has no PHP file; "}
 	for _, r := range rows {
 		if r.Lang == php.Lang {
-			return Capability{Level: "full", Dataflow: true, Vectors: true, VectorModel: embed.ModelID, Reason: vectorsReason}
+			c = Capability{Level: "full", Dataflow: true}
+			break
 		}
 	}
-	return Capability{Level: "degraded", Dataflow: false, Vectors: true, VectorModel: embed.ModelID,
-		Reason: "data-flow engine covers PHP only and the revision has no PHP file; " + vectorsReason}
+	if staticVectors(cfg) {
+		c.Vectors, c.VectorModel = true, embed.ModelID
+		c.Reason += "vectors come from the static model trained on the project (" + embed.ModelID + "); no ONNX sentence model is installed"
+	} else {
+		c.Reason += "no embedding model configured (embeddings.model; \"" + config.StaticModel + "\" trains one on the project): search is lexical"
+	}
+	return c
 }
 
-// vectorsReason says where the vectors come from and what is missing.
-const vectorsReason = "vectors come from the static model trained on the project (" + embed.ModelID + "); no ONNX sentence model is installed"
+// staticVectors reports whether the build trains the static model.
+func staticVectors(cfg config.Config) bool { return cfg.Embeddings.Model == config.StaticModel }
+
+// trainVectors trains the static model when the config asks for it; nil
+// (no vectors) otherwise.
+func trainVectors(cfg config.Config, nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
+	if !staticVectors(cfg) {
+		return nil
+	}
+	return embed.Train(nodes, chunks)
+}
 
 func ragrafVersion() string { return version.Version }

@@ -24,7 +24,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/graph"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -68,7 +67,7 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if prev != nil {
 			lp = prev.Lex
 		}
-		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, embed.Train(gc.Nodes, chunks), lp, next().Lex); err != nil {
+		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, trainVectors(opts.Config, gc.Nodes, chunks), lp, next().Lex); err != nil {
 			return err
 		}
 		return syncFile(dst)

@@ -72,7 +72,7 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 	info := Info{
 		Rev: Name(seq), CreatedAt: opts.Now().UTC().Format(time.RFC3339),
 		ConfigHash: opts.Config.Hash(), GitHead: gitHead(ctx, opts.Root),
-		RagrafVersion: ragrafVersion(), ParentRev: parent, Capability: capability(nil),
+		RagrafVersion: ragrafVersion(), ParentRev: parent, Capability: capability(nil, opts.Config),
 	}
 	dir := filepath.Join(l.Tmp(), info.Rev+"."+strconv.Itoa(os.Getpid()))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
