@@ -63,8 +63,16 @@ if [ "$FUZZTIME" != 0 ]; then
   echo "== fuzz ($FUZZTIME each)"
   while IFS=: read -r file name; do
     pkg=./$(dirname "$file")
-    go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >/tmp/ragraf-fuzz.log 2>&1 ||
-      { echo "fuzz $name ($pkg) failed:"; tail -30 /tmp/ragraf-fuzz.log; status=1; }
+    if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >/tmp/ragraf-fuzz.log 2>&1; then
+      # Go's fuzzer reports its own time limit reached in the middle of an
+      # input as "context deadline exceeded", with no failing input: say so,
+      # do not fail; a real failure writes its input to testdata/fuzz
+      if grep -q "context deadline exceeded" /tmp/ragraf-fuzz.log && ! grep -q "Failing input written" /tmp/ragraf-fuzz.log; then
+        echo "warning: fuzz $name ($pkg) hit its time limit in the middle of an input; no failing input"
+      else
+        echo "fuzz $name ($pkg) failed:"; tail -30 /tmp/ragraf-fuzz.log; status=1
+      fi
+    fi
   done < <(git grep -oE '^func Fuzz[A-Za-z0-9_]+' -- '*_test.go' | sed -E 's/:func /:/')
 fi
 
