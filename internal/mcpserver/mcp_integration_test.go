@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +25,11 @@ var binary string
 
 // TestMain builds ragraf once for the tests that run it as a process.
 func TestMain(m *testing.M) {
+	// a fuzzing worker runs only the fuzz target, which needs no binary
+	flag.Parse()
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "ragraf-bin")
 	if err != nil {
 		panic(err)
