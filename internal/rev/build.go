@@ -572,21 +572,7 @@ func (w *fullWrite) abandon() {
 // the same place), keeping the first. The order stays the input's, which is
 // deterministic; writers sort by id themselves.
 func dedupEdges(edges []fact.Edge) []fact.Edge {
-	// equal ids are adjacent in id order, the first in the input first
-	order := fact.IDOrder(len(edges), func(i int) string { return edges[i].ID })
-	repeated := make([]bool, len(edges))
-	for k := 1; k < len(order); k++ {
-		if edges[order[k]].ID == edges[order[k-1]].ID {
-			repeated[order[k]] = true
-		}
-	}
-	out := edges[:0]
-	for i := range edges {
-		if !repeated[i] {
-			out = append(out, edges[i])
-		}
-	}
-	return out
+	return dropRepeated(edges, func(e *fact.Edge) string { return e.ID }, nil)
 }
 
 // dedupUnresolved drops unresolved references with a repeated id (one use

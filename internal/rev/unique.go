@@ -69,50 +69,45 @@ func (r *fileResult) uniqueIDs() string {
 // each other's ids (every id holds its path), so this only guards the nodes
 // the domain adds across files. The order stays the input's.
 func uniqueNodes(nodes []fact.Node, log *slog.Logger) []fact.Node {
-	order := fact.IDOrder(len(nodes), func(i int) string { return nodes[i].ID })
-	repeated := make([]bool, len(nodes))
-	n := 0
-	for k := 1; k < len(order); k++ {
-		if nodes[order[k]].ID == nodes[order[k-1]].ID {
-			repeated[order[k]] = true
-			n++
-		}
-	}
-	if n == 0 {
-		return nodes
-	}
-	out := make([]fact.Node, 0, len(nodes)-n)
-	for i := range nodes {
-		if repeated[i] {
-			log.Warn("node left out: its id repeats another node's", "id", nodes[i].ID, "kind", string(nodes[i].Kind), "path", nodes[i].Path, "line", nodes[i].StartLine)
-			continue
-		}
-		out = append(out, nodes[i])
-	}
-	return out
+	return dropRepeated(nodes, func(n *fact.Node) string { return n.ID }, func(n *fact.Node) {
+		log.Warn("node left out: its id repeats another node's", "id", n.ID, "kind", string(n.Kind), "path", n.Path, "line", n.StartLine)
+	})
 }
 
 // uniqueChunks drops chunks whose id an earlier chunk holds (see uniqueNodes).
 func uniqueChunks(chunks []fact.TextChunk, log *slog.Logger) []fact.TextChunk {
-	order := fact.IDOrder(len(chunks), func(i int) string { return chunks[i].ID })
-	repeated := make([]bool, len(chunks))
-	n := 0
+	return dropRepeated(chunks, func(c *fact.TextChunk) string { return c.ID }, func(c *fact.TextChunk) {
+		log.Warn("text chunk left out: its id repeats another chunk's", "id", c.ID, "path", c.Path, "line", c.StartLine)
+	})
+}
+
+// dropRepeated keeps the first of the items sharing an id, in the input's
+// order, calling dropped for each other one; equal ids are adjacent in id
+// order (fact.IDOrder), the first in the input first. It returns items itself
+// when nothing repeats, and otherwise writes over items' array.
+func dropRepeated[T any](items []T, id func(*T) string, dropped func(*T)) []T {
+	order := fact.IDOrder(len(items), func(i int) string { return id(&items[i]) })
+	var repeated []bool
 	for k := 1; k < len(order); k++ {
-		if chunks[order[k]].ID == chunks[order[k-1]].ID {
+		if id(&items[order[k]]) == id(&items[order[k-1]]) {
+			if repeated == nil {
+				repeated = make([]bool, len(items))
+			}
 			repeated[order[k]] = true
-			n++
 		}
 	}
-	if n == 0 {
-		return chunks
+	if repeated == nil {
+		return items
 	}
-	out := make([]fact.TextChunk, 0, len(chunks)-n)
-	for i := range chunks {
+	out := items[:0]
+	for i := range items {
 		if repeated[i] {
-			log.Warn("text chunk left out: its id repeats another chunk's", "id", chunks[i].ID, "path", chunks[i].Path, "line", chunks[i].StartLine)
+			if dropped != nil {
+				dropped(&items[i])
+			}
 			continue
 		}
-		out = append(out, chunks[i])
+		out = append(out, items[i])
 	}
 	return out
 }
