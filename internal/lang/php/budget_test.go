@@ -29,13 +29,14 @@ func TestNFR8_FileBudget(t *testing.T) {
 		t.Fatalf("no budget: partial %v (%s), %d nodes, err %v", full.Partial, full.Error, len(full.Nodes), err)
 	}
 	for _, c := range []struct {
-		name   string
-		budget Budget
-		want   string
+		name    string
+		budget  Budget
+		want    string
+		noFacts bool // stopped before any walk: nothing extracted
 	}{
-		{"time", Budget{MaxMS: 1}, "budget: time"},
-		{"memory while parsing", Budget{MaxBytes: 1 << 20}, "budget: memory"},
-		{"memory of the tree", Budget{MaxBytes: int64(len(src)) * 45}, "budget: memory"},
+		{"time", Budget{MaxMS: 1}, "budget: time", false},
+		{"memory while parsing", Budget{MaxBytes: 1 << 20}, "budget: memory", true},
+		{"memory of the tree", Budget{MaxBytes: int64(len(src)) * 45}, "budget: memory", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			x.SetBudget(c.budget)
@@ -46,6 +47,9 @@ func TestNFR8_FileBudget(t *testing.T) {
 			}
 			if !res.Partial || !strings.Contains(res.Error, c.want) {
 				t.Fatalf("partial %v reason %q, want %q", res.Partial, res.Error, c.want)
+			}
+			if c.noFacts && (len(res.Nodes) != 0 || len(res.Refs) != 0 || len(res.Chunks) != 0) {
+				t.Errorf("memory budget hit before the walks, yet %d nodes, %d refs, %d chunks", len(res.Nodes), len(res.Refs), len(res.Chunks))
 			}
 			if len(res.Nodes) >= len(full.Nodes) && len(res.Refs) >= len(full.Refs) {
 				t.Errorf("over budget yet every fact kept: %d nodes, %d refs", len(res.Nodes), len(res.Refs))
