@@ -45,7 +45,7 @@ func FuzzCleanPath(f *testing.F) {
 			t.Fatalf("cleaning %q again gives %q, %v", c, again, err)
 		}
 		if utf8.ValidString(p) && strings.HasPrefix(p, "/proj/") {
-			if c != path.Clean(strings.TrimPrefix(p, "/proj/")) {
+			if c != path.Clean(strings.TrimLeft(strings.TrimPrefix(p, "/proj/"), "/")) {
 				t.Fatalf("absolute %q accepted as %q", p, c)
 			}
 		}
