@@ -27,6 +27,24 @@ if command -v npm >/dev/null 2>&1 && [ ! -x "$INSPECTOR_DIR/node_modules/.bin/mc
 fi
 export RAGRAF_INSPECTOR="$INSPECTOR_DIR/node_modules/.bin/mcp-inspector"
 
+# ONNX Runtime for the sentence-model tests (internal/embed/onnx): npm
+# onnxruntime-node ships libonnxruntime.so.1, which the Go tests load, and
+# runs the same model in testdata/oracle.js. --ignore-scripts: its install
+# script downloads, and only registries are reachable. Outside the repository.
+ORT_DIR=${RAGRAF_ORT_NODE_DIR:-$HOME/.cache/ragraf-ort}
+ORT_PKG="$ORT_DIR/node_modules/onnxruntime-node"
+if command -v npm >/dev/null 2>&1 && [ ! -f "$ORT_PKG/package.json" ]; then
+  echo "== installing onnxruntime-node (npm)"
+  mkdir -p "$ORT_DIR"
+  timeout 600 npm install --prefix "$ORT_DIR" --ignore-scripts --no-audit --no-fund \
+    onnxruntime-node@1.30.0 >"$ORT_DIR/install.log" 2>&1 ||
+    echo "warning: onnxruntime-node could not be installed (see $ORT_DIR/install.log); the ONNX tests will skip"
+fi
+export RAGRAF_ORT_NODE_DIR="$ORT_DIR"
+if [ -z "${RAGRAF_ORT_LIB:-}" ] && [ -f "$ORT_PKG/bin/napi-v6/linux/x64/libonnxruntime.so.1" ]; then
+  export RAGRAF_ORT_LIB="$ORT_PKG/bin/napi-v6/linux/x64/libonnxruntime.so.1"
+fi
+
 if [ -x scripts/testdb.sh ]; then
   echo "== starting test databases"
   if scripts/testdb.sh start; then
