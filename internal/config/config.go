@@ -52,10 +52,16 @@ type DBSource struct {
 	PasswordEnv string `yaml:"password_env" json:"password_env"`
 }
 
-// DataFlowConfig controls the data-flow engine behind slice and flow queries.
+// DataFlowConfig controls the data-flow engine behind slice and flow queries
+// (NFR-8): Enabled false makes the revision's capability degraded and the two
+// operations refuse; MaxFunctionLines skips longer functions as too_large;
+// MaxMemoryMB bounds the lowered functions a server keeps and one query
+// holds; MaxMS is a query's default time budget.
 type DataFlowConfig struct {
 	Enabled          bool `yaml:"enabled" json:"enabled"`
 	MaxFunctionLines int  `yaml:"max_function_lines" json:"max_function_lines"`
+	MaxMemoryMB      int  `yaml:"max_memory_mb" json:"max_memory_mb"`
+	MaxMS            int  `yaml:"max_ms" json:"max_ms"`
 }
 
 // EmbeddingsConfig names a local embedding model. An empty Model means no
@@ -86,6 +92,10 @@ const (
 	maxRetainRevs       = 1000
 	minMaxFunctionLines = 1
 	maxMaxFunctionLines = 1_000_000
+	minDataflowMemoryMB = 16
+	maxDataflowMemoryMB = 1 << 20
+	minDataflowMS       = 1
+	maxDataflowMS       = 10000
 	maxEmbeddingDim     = 65536
 )
 
@@ -116,7 +126,7 @@ func Default() Config {
 			TablePrefixes: []string{"wp_"},
 			SchemaFiles:   []string{"**/*.sql"},
 		},
-		DataFlow:   DataFlowConfig{Enabled: true, MaxFunctionLines: 2000},
+		DataFlow:   DataFlowConfig{Enabled: true, MaxFunctionLines: 2000, MaxMemoryMB: 256, MaxMS: 2000},
 		Embeddings: EmbeddingsConfig{},
 	}
 }
@@ -182,6 +192,8 @@ func (c Config) Validate() error {
 	add("chunk_budget", checkRange(int64(c.ChunkBudget), minChunkBudget, maxChunkBudget))
 	add("retain_revs", checkRange(int64(c.RetainRevs), minRetainRevs, maxRetainRevs))
 	add("dataflow.max_function_lines", checkRange(int64(c.DataFlow.MaxFunctionLines), minMaxFunctionLines, maxMaxFunctionLines))
+	add("dataflow.max_memory_mb", checkRange(int64(c.DataFlow.MaxMemoryMB), minDataflowMemoryMB, maxDataflowMemoryMB))
+	add("dataflow.max_ms", checkRange(int64(c.DataFlow.MaxMS), minDataflowMS, maxDataflowMS))
 	add("embeddings.dim", checkRange(int64(c.Embeddings.Dim), 0, maxEmbeddingDim))
 	add("embeddings.model", checkEmbeddings(c.Embeddings))
 	seen := map[string]bool{}

@@ -348,6 +348,8 @@ func (c *Config) fields() map[string]field {
 			d.mapping(n, key+".", map[string]field{
 				"enabled":            boolField(&c.DataFlow.Enabled),
 				"max_function_lines": intField(&c.DataFlow.MaxFunctionLines, minMaxFunctionLines, maxMaxFunctionLines),
+				"max_memory_mb":      intField(&c.DataFlow.MaxMemoryMB, minDataflowMemoryMB, maxDataflowMemoryMB),
+				"max_ms":             intField(&c.DataFlow.MaxMS, minDataflowMS, maxDataflowMS),
 			})
 		},
 		"embeddings": func(d *decoder, key string, n ast.Node) {

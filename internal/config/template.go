@@ -87,6 +87,11 @@ dataflow:
   enabled: true
   # Functions longer than this many lines are not analysed (1 to 1000000).
   max_function_lines: 2000
+  # Memory for lowered functions, kept between queries and held by one query,
+  # in MB (16 to 1048576); a query over it answers in part, marked truncated.
+  max_memory_mb: 256
+  # Default time budget of one slice or flow query in ms (1 to 10000).
+  max_ms: 2000
 
 embeddings:
   # Embedding model for vector search (search modes semantic and hybrid,

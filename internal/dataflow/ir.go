@@ -146,8 +146,43 @@ type Func struct {
 	// global, $$, extract, compact); the function's variables are then
 	// treated as memory and the answer says so.
 	Imprecise []string
+	// Skipped says why the function was not lowered (TooLarge); it then
+	// has no nodes, and a query that reaches it reports a cut point.
+	Skipped string
 
-	out [][]int // reverse of In, built by Out
+	out [][]int // reverse of In, built by Out or Prepare
+}
+
+// TooLarge is Func.Skipped for a function over the lowering's size limit.
+const TooLarge = "too_large"
+
+// Prepare builds what queries derive from f lazily (Out), so that f can be
+// shared by concurrent queries, which then only read it.
+func (f *Func) Prepare() {
+	if f.out == nil && len(f.Nodes) > 0 {
+		f.Out(0)
+	}
+}
+
+// Size estimates the bytes f holds, for caches bounded in memory.
+func (f *Func) Size() int64 {
+	const (
+		nodeSize = 96 // Node without its slices' contents
+		inSize   = 32
+		callSize = 112
+	)
+	n := int64(256 + len(f.Path) + len(f.Name) + len(f.Class) + 8*(len(f.Params)+len(f.Returns)))
+	for i := range f.Nodes {
+		nd := &f.Nodes[i]
+		n += nodeSize + int64(len(nd.Loc.Name)+len(nd.Loc.Key)) + inSize*int64(len(nd.In))
+		n += 8 * int64(len(nd.In)) // the reverse edges of Out
+	}
+	n += 24 * int64(len(f.Nodes))
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		n += callSize + int64(len(c.Name)+len(c.Receiver)+len(c.Literal)) + 8*int64(len(c.Args))
+	}
+	return n
 }
 
 // Out returns the nodes node i flows into.

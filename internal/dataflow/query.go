@@ -7,6 +7,7 @@ package dataflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -36,6 +37,11 @@ type Env struct {
 	Siblings func(ctx context.Context, f *Func) ([]*Func, error)
 	Models   *Models
 }
+
+// ErrMemory is returned by Env.Func when lowering another function would
+// take the query over its memory budget; the query stops there and its
+// answer is partial, marked truncated, with a "budget: memory" cut point.
+var ErrMemory = errors.New("data-flow memory budget exhausted")
 
 // Budget bounds one query (NFR-8): MaxStates search states, MaxMS
 // milliseconds of wall time, Depth function boundaries crossed.
@@ -170,6 +176,7 @@ type walker struct {
 	cuts     map[Cut]bool
 	states   int
 	stopped  bool
+	memory   bool // stopped by ErrMemory
 	err      error
 }
 
@@ -192,8 +199,17 @@ func (w *walker) fn(id string) *Func {
 		return f
 	}
 	f, err := w.env.Func(w.ctx, id)
-	if err != nil && w.err == nil {
+	switch {
+	case errors.Is(err, ErrMemory):
+		w.stopped, w.memory = true, true
+		w.cut("", 0, "budget: memory")
+		return nil // not kept: the function is not known to be absent
+	case err != nil && w.err == nil:
 		w.err = err
+	}
+	if f != nil && f.Skipped != "" {
+		w.cut(f.Path, f.StartLine, "skipped: "+f.Skipped)
+		f = nil // its calls pass their arguments through, as a library's do
 	}
 	w.funcs[id] = f
 	return f
@@ -391,11 +407,15 @@ func (w *walker) siblingsOf(f *Func) []*Func {
 		return gs
 	}
 	gs, err := w.env.Siblings(w.ctx, f)
-	if err != nil && w.err == nil {
+	switch {
+	case errors.Is(err, ErrMemory):
+		w.stopped, w.memory = true, true
+		w.cut("", 0, "budget: memory")
+	case err != nil && w.err == nil:
 		w.err = err
 	}
 	for _, g := range gs {
-		if _, ok := w.funcs[g.ID]; !ok {
+		if _, ok := w.funcs[g.ID]; !ok && g.Skipped == "" {
 			w.funcs[g.ID] = g
 		}
 	}
@@ -603,7 +623,7 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 	if w.err != nil {
 		return nil, w.err
 	}
-	if w.stopped && !res.Truncated && len(queue) > 0 {
+	if w.stopped && !res.Truncated && (len(queue) > 0 || w.memory) {
 		res.Truncated = true
 	}
 	if res.Truncated {

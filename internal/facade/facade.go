@@ -60,6 +60,7 @@ type snapshot struct {
 
 	cacheMu sync.Mutex
 	cache   map[string]any // per-revision results by key (revcache.go)
+	df      *dfCache       // lowered files for slice and flow (dfcache.go), under cacheMu
 }
 
 // New returns a Service for the project at root. It opens nothing until the

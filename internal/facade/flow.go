@@ -63,60 +63,93 @@ type DataCut struct {
 }
 
 // dfEnv is the data-flow environment of one query on one revision: files
-// lowered once per query, call edges read from the graph.
+// lowered once per revision (the revision's dfCache, dfcache.go), call edges
+// read from the graph. held counts the bytes of the files the query uses,
+// which dataflow.max_memory_mb bounds (NFR-8).
 type dfEnv struct {
 	snap   *snapshot
-	x      *php.Extractor
+	cache  *dfCache
 	files  map[string][]*dataflow.Func
 	byID   map[string]*dataflow.Func
 	names  map[string]string // node id -> name, for call edges
 	models *dataflow.Models
+	held   int64
 }
 
-func newDFEnv(snap *snapshot) (*dfEnv, error) {
-	x, err := php.New()
-	if err != nil {
-		return nil, &Error{Code: ErrInternal, Message: err.Error()}
-	}
+func (s *Service) newDFEnv(snap *snapshot) (*dfEnv, error) {
 	m, err := dataflow.DefaultModels()
 	if err != nil {
-		x.Close()
 		return nil, &Error{Code: ErrInternal, Message: err.Error()}
 	}
-	return &dfEnv{snap: snap, x: x, files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, names: map[string]string{}, models: m}, nil
+	return &dfEnv{snap: snap, cache: s.dfCacheOf(snap), files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, names: map[string]string{}, models: m}, nil
 }
 
-func (d *dfEnv) close() { d.x.Close() }
+func (d *dfEnv) close() {}
 
-// file lowers path (nil when the revision has no PHP snapshot of it) and
-// names each function by its graph node: a function or method with the same
-// start line, the file's node for the top level; a function the graph does
-// not know gets an id of its own and no call edges.
+// file returns the lowered functions of path (nil when the revision has no
+// PHP snapshot of it), from the revision's cache or lowered now. Over the
+// memory budget it returns dataflow.ErrMemory (never for the query's first
+// file, which the answer needs to say anything).
 func (d *dfEnv) file(ctx context.Context, path string) ([]*dataflow.Func, error) {
 	if fs, ok := d.files[path]; ok {
 		return fs, nil
 	}
-	d.files[path] = nil
+	f, ok := d.cache.get(path)
+	if !ok {
+		var err error
+		if f, err = d.lower(ctx, path); err != nil {
+			return nil, err
+		}
+		f = d.cache.put(f)
+	}
+	if d.held > 0 && d.held+f.size > d.cache.max {
+		return nil, dataflow.ErrMemory
+	}
+	d.held += f.size
+	for id, name := range f.names {
+		d.names[id] = name
+	}
+	for _, fn := range f.funcs {
+		d.byID[fn.ID] = fn
+	}
+	d.files[path] = f.funcs
+	return f.funcs, nil
+}
+
+// lower parses and lowers path from the revision's snapshot and names each
+// function by its graph node: a function or method with the same start
+// line, the file's node for the top level; a function the graph does not
+// know gets an id of its own and no call edges.
+func (d *dfEnv) lower(ctx context.Context, path string) (*dfFile, error) {
+	out := &dfFile{path: path, names: map[string]string{}}
 	row, ok, err := d.snap.graph.File(ctx, path)
 	if err != nil {
 		return nil, storeError(err)
 	}
 	if !ok || row.Lang != php.Lang {
-		return nil, nil
+		out.size = fileSize(path, nil, nil)
+		return out, nil
 	}
 	content, ok, err := d.snap.graph.Snapshot(ctx, path)
 	if err != nil {
 		return nil, storeError(err)
 	}
 	if !ok {
-		return nil, nil
+		out.size = fileSize(path, nil, nil)
+		return out, nil
 	}
-	fs, err := d.x.Dataflow(ctx, path, content)
+	x, err := getParser()
+	if err != nil {
+		return nil, &Error{Code: ErrInternal, Message: err.Error()}
+	}
+	fs, err := x.Dataflow(ctx, path, content, d.cache.cfg.MaxFunctionLines)
+	putParser(x)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, nil // a file that does not parse has no data flow to offer
+		out.size = fileSize(path, nil, nil)
+		return out, nil // a file that does not parse has no data flow to offer
 	}
 	nodes, err := d.snap.graph.NodesInFile(ctx, path)
 	if err != nil {
@@ -133,7 +166,7 @@ func (d *dfEnv) file(ctx context.Context, path string) ([]*dataflow.Func, error)
 		for _, n := range byLine[f.StartLine] {
 			if strings.EqualFold(n.Name, f.Name) {
 				f.ID = n.ID
-				d.names[n.ID] = n.Name
+				out.names[n.ID] = n.Name
 				break
 			}
 		}
@@ -142,10 +175,11 @@ func (d *dfEnv) file(ctx context.Context, path string) ([]*dataflow.Func, error)
 		}
 	}
 	for _, f := range fs {
-		d.byID[f.ID] = f
+		f.Prepare()
 	}
-	d.files[path] = fs
-	return fs, nil
+	out.funcs = fs
+	out.size = fileSize(path, fs, out.names)
+	return out, nil
 }
 
 func (d *dfEnv) fn(ctx context.Context, id string) (*dataflow.Func, error) {
@@ -161,7 +195,7 @@ func (d *dfEnv) fn(ctx context.Context, id string) (*dataflow.Func, error) {
 		return nil, nil
 	}
 	if _, err := d.file(ctx, n.Path); err != nil {
-		return nil, err
+		return nil, err // ErrMemory: not remembered as absent
 	}
 	f := d.byID[id]
 	if f == nil {
@@ -346,7 +380,7 @@ func usesVar(f *dataflow.Func, i int, v string) bool {
 }
 
 func checkBudget(b DataBudget, depth int) (dataflow.Budget, error) {
-	ms, err := checkRange("max_ms", b.MaxMS, 2000, 1, 10000)
+	ms, err := checkRange("max_ms", b.MaxMS, 0, 1, 10000) // 0: dataflow.max_ms (withDefaults)
 	if err != nil {
 		return dataflow.Budget{}, err
 	}
@@ -357,9 +391,21 @@ func checkBudget(b DataBudget, depth int) (dataflow.Budget, error) {
 	return dataflow.Budget{MaxMS: ms, MaxStates: st, Depth: depth}, nil
 }
 
+// withDefaults fills what the query left to the project's config.
+func (d *dfEnv) withDefaults(b dataflow.Budget) dataflow.Budget {
+	if b.MaxMS == 0 {
+		b.MaxMS = d.cache.cfg.MaxMS
+	}
+	return b
+}
+
 func checkDataflow(snap *snapshot) error {
 	if c := snap.info.Capability; !c.Dataflow {
-		return &Error{Code: ErrCapability, Message: "this revision has no data flow: " + c.Reason + " (reindex with a version that has the engine)"}
+		why, _, _ := strings.Cut(c.Reason, "; ") // the data-flow part; vectors follow
+		if why == "" {
+			why = "built before the engine"
+		}
+		return &Error{Code: ErrCapability, Message: "this revision has no data flow: " + why + " (reindex once the engine can run: dataflow.enabled true, a version that has it)"}
 	}
 	return nil
 }
@@ -494,7 +540,7 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 	}
 	env := s.envelope(op, snap)
 	res := FlowResult{From: args.From, To: args.To, Path: []DataStep{}, Sanitizers: []string{}, CutPoints: []DataCut{}}
-	d, err := newDFEnv(snap)
+	d, err := s.newDFEnv(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -546,7 +592,7 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 		}
 		return s.done(ctx, env, snap, nil)
 	}
-	fr, err := dataflow.Flow(ctx, d.env(), start, goal, forward, budget)
+	fr, err := dataflow.Flow(ctx, d.env(), start, goal, forward, d.withDefaults(budget))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err

@@ -249,10 +249,14 @@ func keysOf(m map[string]bool) []string {
 // BenchmarkDataflowWordPress times slice (backward from a function's
 // returns) and flow (from its parameters to sink:sql) on the WordPress
 // corpus, over the functions CorpusRequests asks about; p95 is the budget's
-// figure (ARCHITECTURE.md §10: 200 ms).
+// figure (ARCHITECTURE.md §10: 200 ms). RAGRAF_BENCH_WORDPRESS names an
+// indexed copy of the corpus elsewhere.
 func BenchmarkDataflowWordPress(b *testing.B) {
 	home, _ := os.UserHomeDir()
 	root := filepath.Join(home, ".cache", "ragraf-corpora", "wordpress")
+	if r := os.Getenv("RAGRAF_BENCH_WORDPRESS"); r != "" {
+		root = r
+	}
 	if _, err := os.Stat(rev.Layout{Root: root}.Current()); err != nil {
 		b.Skip("no indexed wordpress corpus")
 	}

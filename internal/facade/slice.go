@@ -125,7 +125,7 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 	}
 	env := s.envelope(op, snap)
 	res := SliceResult{Direction: dir, Nodes: []SliceNode{}, Edges: []SliceEdge{}, Functions: []SliceFunction{}, CutPoints: []DataCut{}}
-	d, err := newDFEnv(snap)
+	d, err := s.newDFEnv(snap)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 		notFoundPlace(env, p)
 		return s.done(ctx, env, snap, nil)
 	}
-	sr, err := dataflow.Slice(ctx, d.env(), start, dir == "forward", maxSliceNodes, budget)
+	sr, err := dataflow.Slice(ctx, d.env(), start, dir == "forward", maxSliceNodes, d.withDefaults(budget))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err

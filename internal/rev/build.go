@@ -594,8 +594,9 @@ func dedupUnresolved(us []fact.Unresolved) []fact.Unresolved {
 // and flow can run on the revision, which they can for any revision with PHP
 // files, since they lower the indexed snapshots on demand; vectors are
 // reported on their own and never lower the level: a build trains the static
-// model (internal/embed) when embeddings.model asks for it. rows nil is a
-// revision not yet built.
+// model (internal/embed) when embeddings.model asks for it. dataflow.enabled
+// false makes it "degraded" with that reason (FT-12). rows nil is a revision
+// not yet built.
 func capability(rows []graph.File, cfg config.Config) Capability {
 	c := Capability{Level: "degraded", Reason: "data-flow engine covers PHP only and the revision has no PHP file; "}
 	for _, r := range rows {
@@ -603,6 +604,9 @@ func capability(rows []graph.File, cfg config.Config) Capability {
 			c = Capability{Level: "full", Dataflow: true}
 			break
 		}
+	}
+	if !cfg.DataFlow.Enabled {
+		c = Capability{Level: "degraded", Reason: "data-flow engine disabled (dataflow.enabled: false in the project's config); "}
 	}
 	if staticVectors(cfg) {
 		c.Vectors, c.VectorModel = true, embed.ModelID

@@ -18,8 +18,10 @@ import (
 )
 
 // Dataflow lowers the file at path: its top-level code first, then every
-// function and method in the order they start.
-func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte) ([]*dataflow.Func, error) {
+// function and method in the order they start. A function or method longer
+// than maxLines lines (0: no limit) is not lowered: it is returned without
+// nodes, Skipped "too_large" (NFR-8).
+func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte, maxLines int) ([]*dataflow.Func, error) {
 	tree, parser, err := x.parse(ctx, src)
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", path, err)
@@ -45,7 +47,7 @@ func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte) ([]*d
 		switch n.Kind() {
 		case "function_definition", "method_declaration":
 			if body := n.ChildByFieldName("body"); body != nil {
-				out = append(out, lowerFunc(path, src, n, class))
+				out = append(out, lowerFunc(path, src, n, class, maxLines))
 			}
 		case "class_declaration", "trait_declaration", "enum_declaration", "interface_declaration":
 			if nm := n.ChildByFieldName("name"); nm != nil {
@@ -60,10 +62,14 @@ func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte) ([]*d
 	return out, nil
 }
 
-func lowerFunc(path string, src []byte, n *sitter.Node, class string) *dataflow.Func {
+func lowerFunc(path string, src []byte, n *sitter.Node, class string, maxLines int) *dataflow.Func {
 	f := &dataflow.Func{Path: path, Class: class, StartLine: line(n.StartPosition()), EndLine: endLine(n)}
 	if nm := n.ChildByFieldName("name"); nm != nil {
 		f.Name = nm.Utf8Text(src)
+	}
+	if maxLines > 0 && f.EndLine-f.StartLine+1 > maxLines {
+		f.Skipped = dataflow.TooLarge
+		return f
 	}
 	lw := newLowering(path, src, f, class)
 	lw.scanImprecise(n)

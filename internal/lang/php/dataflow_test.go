@@ -15,7 +15,7 @@ func lowerSrc(t *testing.T, src string) []*dataflow.Func {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	fs, err := x.Dataflow(context.Background(), "a.php", []byte(src))
+	fs, err := x.Dataflow(context.Background(), "a.php", []byte(src), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
