@@ -45,6 +45,22 @@ if [ -z "${RAGRAF_ORT_LIB:-}" ] && [ -f "$ORT_PKG/bin/napi-v6/linux/x64/libonnxr
   export RAGRAF_ORT_LIB="$ORT_PKG/bin/napi-v6/linux/x64/libonnxruntime.so.1"
 fi
 
+# The reference tokenizer (internal/embed/tokenizer, TestTokenizerMatchesHuggingFace_*):
+# @huggingface/tokenizers, pure JS, outside the repository; and the real BERT
+# tokenizer.json files in the test data of the Go module daulet/tokenizers,
+# downloaded into the module cache only (it is no dependency of ragraf).
+ORACLE_DIR=${RAGRAF_TOKENIZERS_ORACLE:-$HOME/.cache/ragraf-tokenizers-oracle}
+if command -v npm >/dev/null 2>&1 && [ ! -f "$ORACLE_DIR/node_modules/@huggingface/tokenizers/package.json" ]; then
+  echo "== installing @huggingface/tokenizers (npm)"
+  mkdir -p "$ORACLE_DIR"
+  timeout 300 npm install --prefix "$ORACLE_DIR" --no-audit --no-fund \
+    @huggingface/tokenizers@0.2.0 >"$ORACLE_DIR/install.log" 2>&1 ||
+    echo "warning: @huggingface/tokenizers could not be installed (see $ORACLE_DIR/install.log); the tokenizer oracle tests will skip"
+fi
+export RAGRAF_TOKENIZERS_ORACLE="$ORACLE_DIR"
+(cd / && timeout 300 go mod download github.com/daulet/tokenizers@v1.24.0 >/dev/null 2>&1) ||
+  echo "warning: github.com/daulet/tokenizers could not be downloaded; the WordPiece oracle test will skip"
+
 if [ -x scripts/testdb.sh ]; then
   echo "== starting test databases"
   if scripts/testdb.sh start; then
