@@ -142,6 +142,7 @@ func newRootCmd(io IO) *cobra.Command {
 		newHookCmd(io, g),
 		newDriftCmd(io, g),
 		newAgentCmd(io, g),
+		newStandCmd(io, g),
 	)
 	for _, c := range extraCommands {
 		cmd.AddCommand(c(io, g))

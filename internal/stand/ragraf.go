@@ -1,0 +1,236 @@
+// This file is ragraf's side of M1 and M3: each task asked through the
+// facade as an agent asks it over MCP (concise answers where an operation
+// has them), answers counted in cl100k tokens of the compact JSON MCP sends.
+
+package stand
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/ragraf/ragraf/internal/facade"
+)
+
+// ragrafBudget is ragraf's call budget per task (pages included), the
+// baseline's.
+const ragrafBudget = baselineBudget
+
+// cited is one place an answer cites, with its stale mark.
+type cited struct {
+	Place
+	Marked bool
+	Op     string // the "op" field of the object, when it has one (table uses)
+}
+
+// citedPlaces walks a decoded answer result: every object with path and
+// line (or site_path and site_line, or at "path:line"), in key order.
+func citedPlaces(v any) []cited {
+	var out []cited
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case map[string]any:
+			marked := false
+			switch s := t["stale"].(type) {
+			case bool:
+				marked = s
+			case map[string]any:
+				marked = true
+			}
+			op, _ := t["op"].(string)
+			for _, pre := range []string{"", "site_"} {
+				p, ok1 := t[pre+"path"].(string)
+				l, ok2 := t[pre+"line"].(float64)
+				if ok1 && ok2 && p != "" {
+					c := cited{Place: Place{Path: p, Line: int(l)}, Marked: marked, Op: op}
+					if e, ok := t[pre+"end_line"].(float64); ok {
+						c.End = int(e)
+					}
+					out = append(out, c)
+				}
+			}
+			if a, ok := t["at"].(string); ok {
+				if i := strings.LastIndexByte(a, ':'); i > 0 {
+					var n int
+					for _, r := range a[i+1:] {
+						if r < '0' || r > '9' {
+							n = -1
+							break
+						}
+						n = n*10 + int(r-'0')
+					}
+					if n > 0 {
+						out = append(out, cited{Place: Place{Path: a[:i], Line: n}, Marked: marked, Op: op})
+					}
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(t)) {
+				walk(t[k])
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// answer is one facade call as the stand records it.
+type answer struct {
+	Op     string
+	Env    *facade.Envelope
+	Result any // the result decoded from JSON
+	Tokens int
+}
+
+// asker calls the facade and keeps every answer's cited places for M6.
+type asker struct {
+	svc   *facade.Service
+	facts []cited
+}
+
+func (a *asker) call(ctx context.Context, op string, args map[string]any) (answer, error) {
+	raw, _ := json.Marshal(args)
+	env, err := a.svc.Call(ctx, op, raw)
+	if err != nil {
+		return answer{Op: op}, err
+	}
+	b, err := facade.EncodeCompactJSON(env)
+	if err != nil {
+		return answer{}, err
+	}
+	n, err := tokens(string(b))
+	if err != nil {
+		return answer{}, err
+	}
+	var body struct {
+		Result any `json:"result"`
+	}
+	_ = json.Unmarshal(b, &body)
+	cs := citedPlaces(body.Result)
+	a.facts = append(a.facts, cs...)
+	return answer{Op: op, Env: env, Result: body.Result, Tokens: n}, nil
+}
+
+// places are an answer's cited places for a task of kind: a table task
+// counts the uses the answer says write.
+func places(kind string, v any) []Place {
+	var out []Place
+	for _, c := range citedPlaces(v) {
+		if kind == KindTableWrites && c.Op != "" && !isWrite(c.Op) {
+			continue
+		}
+		out = append(out, c.Place)
+	}
+	return out
+}
+
+func isWrite(op string) bool {
+	switch strings.ToLower(op) {
+	case "insert", "update", "delete", "replace", "upsert", "write":
+		return true
+	}
+	return false
+}
+
+// firstID is the id of the first definition in a symbol answer, preferring
+// one in path.
+func firstID(v any, path string) string {
+	m, _ := v.(map[string]any)
+	syms, _ := m["symbols"].([]any)
+	id := ""
+	for _, s := range syms {
+		sm, _ := s.(map[string]any)
+		sid, _ := sm["id"].(string)
+		if id == "" {
+			id = sid
+		}
+		if p, _ := sm["path"].(string); path != "" && p == path && sid != "" {
+			return sid
+		}
+	}
+	return id
+}
+
+// runRagraf answers t: the operation an agent would call, after a symbol
+// lookup where the operation needs an id, then further pages while the
+// answer does not yet hold the truth.
+func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
+	var r SideRun
+	var op string
+	var args map[string]any
+	lookup := func(kind string) (string, error) {
+		sa := map[string]any{"name": t.Name}
+		if kind != "" {
+			sa["kind"] = kind
+		}
+		ans, err := a.call(ctx, "symbol", sa)
+		if err != nil {
+			return "", err
+		}
+		r.Calls++
+		r.Tokens += ans.Tokens
+		return firstID(ans.Result, t.Path), nil
+	}
+	switch t.Kind {
+	case KindDefinition:
+		op, args = "symbol", map[string]any{"name": t.Name}
+	case KindCallers, KindImplementations:
+		kind := t.Sub
+		if t.Kind == KindImplementations {
+			kind = "interface"
+		}
+		id, err := lookup(kind)
+		if err != nil {
+			return r, err
+		}
+		if id == "" {
+			r.First = judge(t.Truth, nil)
+			return r, nil
+		}
+		op = "callers"
+		if t.Kind == KindImplementations {
+			op = "implementations"
+		}
+		args = map[string]any{"id": id, "format": "concise"}
+	case KindTableWrites:
+		op, args = "table_usage", map[string]any{"table": t.Name, "format": "concise"}
+	case KindFileDeclares:
+		op, args = "outline", map[string]any{"path": t.Path}
+	default:
+		return r, nil
+	}
+	var got []Place
+	for page := 0; ; page++ {
+		ans, err := a.call(ctx, op, args)
+		if err != nil {
+			if fe := facade.AsError(err); fe.Code != facade.ErrInternal {
+				// a refusal is an answer that cites nothing
+				r.Calls++
+				if page == 0 {
+					r.First = judge(t.Truth, nil)
+				}
+				break
+			}
+			return r, err
+		}
+		r.Calls++
+		r.Tokens += ans.Tokens
+		got = append(got, places(t.Kind, ans.Result)...)
+		if page == 0 {
+			r.First = judge(t.Truth, got)
+		}
+		j := judge(t.Truth, got)
+		if j.Covered == j.Truth || !ans.Env.Limits.Truncated || ans.Env.Limits.Cursor == "" || r.Calls >= ragrafBudget {
+			r.Covered = j.Covered == j.Truth
+			break
+		}
+		args["cursor"] = ans.Env.Limits.Cursor
+	}
+	return r, nil
+}

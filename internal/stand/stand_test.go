@@ -1,0 +1,300 @@
+package stand
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The scripted project: an interface with two implementations (one of them
+// declared over two lines, which a line-based grep cannot see), a call
+// chain total_area → Circle::area → Circle::radius, a save_report that
+// calls total_area and writes audit_log, and two commits after the base:
+// the first changes Circle::area and Circle::radius, the second save_report.
+var scripted = []map[string]string{
+	{
+		"src/Shape.php": "<?php\nnamespace App;\n\ninterface Shape\n{\n    public function area(): float;\n}\n",
+		"src/Circle.php": "<?php\nnamespace App;\n\nclass Circle implements Shape\n{\n    private float $r = 1.0;\n\n" +
+			"    public function area(): float\n    {\n        return 3.14 * $this->radius() * $this->radius();\n    }\n\n" +
+			"    public function radius(): float\n    {\n        return $this->r;\n    }\n}\n",
+		"src/Square.php": "<?php\nnamespace App;\n\nfinal class Square implements\n    Shape\n{\n    public function area(): float\n    {\n        return 4.0;\n    }\n}\n",
+		"src/Report.php": "<?php\nnamespace App;\n\nfunction total_area(): float\n{\n    $c = new Circle();\n    return $c->area();\n}\n\n" +
+			"function save_report(\\PDO $db): void\n{\n    $db->exec(\"INSERT INTO audit_log (total) VALUES (\" . total_area() . \")\");\n}\n",
+		"schema.sql": "CREATE TABLE audit_log (total FLOAT, at DATETIME);\n",
+	},
+	{
+		"src/Circle.php": "<?php\nnamespace App;\n\nclass Circle implements Shape\n{\n    private float $r = 1.0;\n\n" +
+			"    public function area(): float\n    {\n        return M_PI * $this->radius() * $this->radius();\n    }\n\n" +
+			"    public function radius(): float\n    {\n        return abs($this->r);\n    }\n}\n",
+	},
+	{
+		"src/Report.php": "<?php\nnamespace App;\n\nfunction total_area(): float\n{\n    $c = new Circle();\n    return $c->area();\n}\n\n" +
+			"function save_report(\\PDO $db): void\n{\n    $db->exec(\"INSERT INTO audit_log (total, at) VALUES (\" . total_area() . \", NOW())\");\n}\n",
+	},
+}
+
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+func needTools(t testing.TB) {
+	for _, b := range []string{"git", "php", "grep"} {
+		if _, err := exec.LookPath(b); err != nil {
+			t.Skipf("%s not installed", b)
+		}
+	}
+}
+
+var (
+	runOnce sync.Once
+	runRep  *Report
+	runErr  error
+	runDir  string
+	runHead string
+)
+
+// scriptedRun runs the stand once on the scripted project for every test.
+func scriptedRun(t *testing.T) *Report {
+	t.Helper()
+	needTools(t)
+	runOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ragraf-stand-test-")
+		if err != nil {
+			runErr = err
+			return
+		}
+		runDir = dir
+		proj := filepath.Join(dir, "proj")
+		git(t, dir, "init", "-q", proj)
+		for i, files := range scripted {
+			for p, s := range files {
+				abs := filepath.Join(proj, filepath.FromSlash(p))
+				_ = os.MkdirAll(filepath.Dir(abs), 0o755)
+				if err := os.WriteFile(abs, []byte(s), 0o644); err != nil {
+					runErr = err
+					return
+				}
+			}
+			git(t, proj, "add", "-A")
+			git(t, proj, "commit", "-qm", "c"+string(rune('1'+i)))
+		}
+		runHead = git(t, proj, "rev-parse", "HEAD")
+		runRep, runErr = Run(context.Background(), Options{Project: proj, Out: filepath.Join(dir, "out"), History: 2, Seed: 7})
+	})
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	return runRep
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if runDir != "" && os.Getenv("STAND_TEST_KEEP") == "" {
+		os.RemoveAll(runDir)
+	}
+	os.Exit(code)
+}
+
+func task(t *testing.T, r *Report, q string) TaskResult {
+	t.Helper()
+	for _, x := range r.Tasks {
+		if x.Question == q {
+			return x
+		}
+	}
+	t.Fatalf("no task %q", q)
+	return TaskResult{}
+}
+
+func eq[T comparable](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func val(p *float64) float64 {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+// Hand count: 6 definition tasks (Shape, Circle, radius, Square,
+// total_area, save_report: area is declared three times), 2 callers tasks
+// (radius, total_area), 1 implementations (Shape), 1 table (audit_log), 4
+// files. The baseline's grep misses Square, whose implements list is on the
+// next line: 13 of 14. ragraf answers all 14.
+func TestM1_FirstAnswerAccuracyOnScriptedProject(t *testing.T) {
+	r := scriptedRun(t)
+	eq(t, "tasks", len(r.Tasks), 14)
+	eq(t, "M1.sample", r.M1.Sample, 14)
+	eq(t, "M1.accuracy", val(r.M1.Accuracy), 1.0)
+	eq(t, "M1.baseline_accuracy", val(r.M1.BaselineAccuracy), 0.929) // 13/14
+	for k, n := range map[string]int{KindDefinition: 6, KindCallers: 2, KindImplementations: 1, KindTableWrites: 1, KindFileDeclares: 4, KindRouteHandler: 0} {
+		eq(t, "tasks of "+k, r.M1.ByKind[k].Tasks, n)
+	}
+	eq(t, "route reason", r.M1.ByKind[KindRouteHandler].Reason, routeReason)
+	impl := task(t, r, "what implements Shape?")
+	eq(t, "implements truth", impl.Truth, 2)
+	eq(t, "baseline covered of implements", impl.Baseline.First.Covered, 1)
+	eq(t, "baseline recall of implements", impl.Baseline.First.Recall(), 0.5)
+	eq(t, "ragraf covered of implements", impl.Ragraf.First.Covered, 2)
+	eq(t, "callers radius truth", task(t, r, "who calls Circle::radius?").Truth, 1)
+	eq(t, "declares Circle.php truth", task(t, r, "what does src/Circle.php declare?").Truth, 4)
+}
+
+// Hand count: the baseline spends one grep on each of 13 tasks; on Shape it
+// greps, greps for what extends Circle, opens Circle.php and gives up (3).
+// ragraf: 6 symbol, 2×(symbol+callers), symbol+implementations,
+// table_usage, 4 outline = 17. Tokens of the first definition task are the
+// grep line itself.
+func TestM3_CallsAndTokensOnScriptedProject(t *testing.T) {
+	r := scriptedRun(t)
+	eq(t, "baseline calls", r.M3.BaselineCalls, 16)
+	eq(t, "ragraf calls", r.M3.RagrafCalls, 17)
+	eq(t, "call_ratio", val(r.M3.CallRatio), 0.941)
+	eq(t, "baseline covered", r.M3.BaseCovered, 13)
+	eq(t, "ragraf covered", r.M3.RagrafCovered, 14)
+	def := task(t, r, "where is Shape defined?")
+	want, _ := tokens("src/Shape.php:4:interface Shape\n")
+	eq(t, "baseline tokens of the Shape definition", def.Baseline.Tokens, want)
+	eq(t, "baseline calls of implements", task(t, r, "what implements Shape?").Baseline.Calls, 3)
+	sum := 0
+	for _, x := range r.Tasks {
+		sum += x.Baseline.Tokens
+	}
+	eq(t, "baseline tokens sum", r.M3.BaselineTokens, sum)
+	eq(t, "token_ratio", val(r.M3.TokenRatio), val(ratio(r.M3.BaselineTokens, r.M3.RagrafTokens)))
+}
+
+// Hand count on commit 2 (Circle::area and Circle::radius change): impact
+// of radius reaches area (depth 1), total_area (2), save_report (3); impact
+// of area reaches total_area (1), save_report (2). Truth of each is the
+// other: hits 1 at every depth, predicted 2, 4, 5, truth 2.
+func TestM2_CoChangeImpactOnScriptedHistory(t *testing.T) {
+	r := scriptedRun(t)
+	eq(t, "commits", r.M2.Commits, 1)
+	eq(t, "seeds", r.M2.Seeds, 2)
+	for d, want := range map[string][3]int{"1": {1, 2, 2}, "2": {1, 4, 2}, "3": {1, 5, 2}} {
+		got := r.M2.ByDepth[d].Stated
+		eq(t, "depth "+d+" stated hits/predicted/truth", [3]int{got.Hits, got.Predicted, got.Truth}, want)
+	}
+	eq(t, "M2.precision (depth 3, all)", val(r.M2.Precision), 0.2)
+	eq(t, "M2.recall", val(r.M2.Recall), 0.5)
+}
+
+// Hand count: per commit one changed file; outline, symbol, code and
+// callers of its first changed declaration: 8 answers. Each cites the
+// changed file (callers name their target's place even when nobody calls
+// it), every one is warned; no incident.
+func TestM5_FreshnessOnScriptedHistory(t *testing.T) {
+	r := scriptedRun(t)
+	eq(t, "answers", r.M5.Answers, 8)
+	eq(t, "touching", r.M5.Touching, 8)
+	eq(t, "marked", r.M5.Marked, 8)
+	eq(t, "incidents", *r.M5.Incidents, 0)
+	eq(t, "stale_share", val(r.M5.StaleShare), 1.0)
+}
+
+func TestM6_EveryCitedFactIsInTheTree(t *testing.T) {
+	r := scriptedRun(t)
+	eq(t, "sample is the population (under 1000)", r.M6.Sample, r.M6.Population)
+	eq(t, "valid", r.M6.Valid, r.M6.Sample)
+	eq(t, "valid_share", val(r.M6.ValidShare), 1.0)
+
+	dir := t.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "a.php"), []byte("1\n2\n3\n"), 0o644)
+	m := checkFacts(dir, []cited{
+		{Place: Place{Path: "a.php", Line: 1, End: 3}}, {Place: Place{Path: "a.php", Line: 3}},
+		{Place: Place{Path: "a.php", Line: 4}}, {Place: Place{Path: "a.php", Line: 2, End: 5}}, {Place: Place{Path: "b.php", Line: 1}},
+	}, 1000, 1)
+	eq(t, "valid of 5", m.Valid, 2)
+	eq(t, "valid_share", val(m.ValidShare), 0.4)
+}
+
+func TestM7_UpdateCostOnScriptedHistory(t *testing.T) {
+	r := scriptedRun(t)
+	if r.M7.FullS <= 0 {
+		t.Errorf("full_s = %v", r.M7.FullS)
+	}
+	eq(t, "incremental builds", r.M7.Sample, 2)
+	eq(t, "files changed", len(r.M7.FilesChanged), 2)
+	q := quantiles([]float64{5, 1, 4, 2, 3})
+	eq(t, "p50 of 1..5", q.P50, 3.0)
+	eq(t, "p95 of 1..5", q.P95, 5.0)
+	eq(t, "mean of 1..5", q.Mean, 3.0)
+}
+
+// The project is only read: no .ragraf, no new files, HEAD unchanged; the
+// report is complete and says so.
+func TestStandLeavesTheProjectAsItWas(t *testing.T) {
+	r := scriptedRun(t)
+	proj := filepath.Join(runDir, "proj")
+	if _, err := os.Stat(filepath.Join(proj, ".ragraf")); !os.IsNotExist(err) {
+		t.Errorf(".ragraf in the project: %v", err)
+	}
+	eq(t, "git status", git(t, proj, "status", "--porcelain"), "")
+	eq(t, "HEAD", git(t, proj, "rev-parse", "HEAD"), runHead)
+	eq(t, "complete", r.Complete, true)
+	eq(t, "replayed", r.Replayed, 2)
+	b, err := os.ReadFile(filepath.Join(runDir, "out", "stand.md"))
+	if err != nil || !strings.Contains(string(b), "## The baseline") {
+		t.Errorf("stand.md: %v", err)
+	}
+}
+
+func TestM1_JudgeMatchesOneToOne(t *testing.T) {
+	truth := []Place{{Path: "a", Line: 10}, {Path: "a", Line: 20, End: 22}, {Path: "b", Line: 5}}
+	for _, c := range []struct {
+		name  string
+		cited []Place
+		want  Judgement
+	}{
+		{"all, exact", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 21}, {Path: "b", Line: 5}}, Judgement{3, 3, 3, 3, true}},
+		{"attribute line before", []Place{{Path: "a", Line: 7}, {Path: "a", Line: 20}, {Path: "b", Line: 5}}, Judgement{3, 3, 3, 3, true}},
+		{"too far before", []Place{{Path: "a", Line: 6}}, Judgement{1, 0, 3, 0, false}},
+		{"one cited names one truth", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 9, End: 30}}, Judgement{2, 1, 3, 1, false}},
+		{"noise", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 20}, {Path: "b", Line: 5}, {Path: "c", Line: 1}, {Path: "c", Line: 2}, {Path: "c", Line: 3}, {Path: "c", Line: 4}}, Judgement{7, 3, 3, 3, false}},
+		{"half noise", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 20}, {Path: "b", Line: 5}, {Path: "c", Line: 1}, {Path: "c", Line: 2}, {Path: "c", Line: 3}}, Judgement{6, 3, 3, 3, true}},
+		{"nothing", nil, Judgement{0, 0, 3, 0, false}},
+	} {
+		if got := judge(truth, c.cited); got != c.want {
+			t.Errorf("%s: judge = %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestM2_ChangedDeclsFromDiff(t *testing.T) {
+	diff := "diff --git a/x.php b/x.php\nindex 1..2 100644\n--- a/x.php\n+++ b/x.php\n@@ -10 +10 @@\n-a\n+b\n@@ -30,0 +31,2 @@\n+c\n+d\n" +
+		"diff --git a/gone.php b/gone.php\ndeleted file mode 100644\n--- a/gone.php\n+++ /dev/null\n@@ -1,3 +0,0 @@\n" +
+		"diff --git a/new.php b/new.php\nnew file mode 100644\n--- /dev/null\n+++ b/new.php\n@@ -0,0 +1 @@\n+x\n" +
+		"diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n"
+	cs := parseDiff(diff)
+	eq(t, "php files", len(cs), 3)
+	decls := []Decl{
+		{Path: "x.php", Kind: "method", Name: "a", Line: 8, End: 12},  // line 10 changed
+		{Path: "x.php", Kind: "method", Name: "b", Line: 14, End: 20}, // untouched
+		{Path: "x.php", Kind: "method", Name: "c", Line: 28, End: 33}, // lines inserted after 30
+		{Path: "x.php", Kind: "method", Name: "d", Line: 25, End: 30}, // insertion after its last line
+		{Path: "x.php", Kind: "class", Name: "X", Line: 1, End: 40},   // not a method
+		{Path: "gone.php", Kind: "function", Name: "g", Line: 2, End: 3},
+	}
+	var names []string
+	for _, d := range changedDecls(cs, decls) {
+		names = append(names, d.Name)
+	}
+	eq(t, "changed", strings.Join(names, ","), "a,c,g")
+}
