@@ -59,7 +59,7 @@ func main() {
 	sets := flag.String("sets", "bench/semantic", "directory of the judged query files")
 	only := flag.String("only", "wordpress,phpmyadmin,laravel", "corpora to score, comma-separated")
 	reindex := flag.Bool("reindex", false, "index again a copy already indexed")
-	misses := flag.Bool("misses", false, "list each query hybrid misses, with its best three hits")
+	misses := flag.String("misses", "", "list the queries hybrid misses in this split (tune, held or all), with the best three hits")
 	flag.Parse()
 	if *work == "" {
 		fmt.Fprintln(os.Stderr, "semantic: --work is required")
@@ -71,7 +71,7 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, corpora, work, bin, model, sets string, only []string, reindex, misses bool) error {
+func run(ctx context.Context, corpora, work, bin, model, sets string, only []string, reindex bool, misses string) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 					bucket(per, k).add(hit, ndcg)
 					bucket(total, k).add(hit, ndcg)
 				}
-				if misses && mode == "hybrid" && hit == 0 {
+				if mode == "hybrid" && hit == 0 && (misses == "all" || misses == q.split) {
 					var top []string
 					for _, h := range hits[:min(3, len(hits))] {
 						top = append(top, name(h))

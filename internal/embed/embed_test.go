@@ -84,3 +84,44 @@ func TestFT13_StaticModelDeterministic(t *testing.T) {
 		t.Error("an empty project gave a model")
 	}
 }
+
+// TestStaticModelStems: the forms of an English word share one stem, so a
+// query in one form meets a comment in another; identifiers and other
+// scripts stay as they are.
+func TestStaticModelStems(t *testing.T) {
+	for _, group := range [][]string{{"store", "stored", "storing", "stores"}, {"run", "running", "runs"},
+		{"query", "queries", "queried"}, {"cache", "cached", "caching", "caches"}, {"password", "passwords"}} {
+		for _, w := range group[1:] {
+			if Stem(w) != Stem(group[0]) {
+				t.Errorf("Stem(%q) = %q, Stem(%q) = %q: want one stem", w, Stem(w), group[0], Stem(group[0]))
+			}
+		}
+	}
+	for _, w := range []string{"wp_mail", "utf8", "class", "status", "пароли", "is"} {
+		if Stem(w) != w {
+			t.Errorf("Stem(%q) = %q, want it unchanged", w, Stem(w))
+		}
+	}
+}
+
+// TestStaticModelReadsComments: a symbol described only by a comment in
+// its body is found by the words of that comment, in another form.
+func TestStaticModelReadsComments(t *testing.T) {
+	nodes, chunks := corpus()
+	for i := 0; i < 3; i++ {
+		id := fmt.Sprintf("z%03d", i)
+		nodes = append(nodes, fact.Node{ID: id, Kind: fact.Function, Name: fmt.Sprintf("zqx%d", i), QName: fmt.Sprintf("zqx%d", i), Path: "src/z.php"})
+		chunks = append(chunks, fact.TextChunk{ID: "t" + id, NodeID: id, Kind: "comment", Path: "src/z.php",
+			Text: "// rotates the telescope lenses towards distant galaxies"})
+	}
+	v := Train(nodes, chunks)
+	hits := Nearest(v, Query(v, "rotating telescope lens"), 3, "")
+	if len(hits) != 3 {
+		t.Fatalf("rotating telescope lens -> %v, want 3 hits", hits)
+	}
+	for _, h := range hits {
+		if h.ID[0] != 'z' {
+			t.Errorf("rotating telescope lens -> %s (%.3f), want a zqx function", h.ID, h.Score)
+		}
+	}
+}

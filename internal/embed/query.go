@@ -46,7 +46,16 @@ func Mean(v *lexvec.Vectors, words []string) []float32 {
 }
 
 // Query embeds free text; nil when no word of it is known.
-func Query(v *lexvec.Vectors, text string) []float32 { return Mean(v, Words(text)) }
+func Query(v *lexvec.Vectors, text string) []float32 {
+	var words []string
+	for _, w := range Words(text) {
+		if _, ok := v.Lookup(Stem(w)); ok {
+			w = Stem(w)
+		}
+		words = append(words, w)
+	}
+	return Mean(v, words)
+}
 
 // Hit is one nearest symbol with its cosine similarity.
 type Hit struct {

@@ -3,7 +3,8 @@
 // query vectors built from it.
 //
 // Training: every symbol is a small document (its split name and qualified
-// name, signature, path and docblock). Words co-occur within a window of the
+// name, signature, path, docblock and the comments in its body, each English
+// word reduced to its stem by Stem). Words co-occur within a window of the
 // document's word sequence, and every name part co-occurs with every word of
 // its document, which ties the words of comments to the identifiers they
 // describe. The counts are weighted by positive pointwise mutual information
@@ -11,7 +12,8 @@
 // dimensions by a randomised eigendecomposition of the symmetric matrix
 // (range finder, power iterations, Gram-Schmidt, Jacobi on the small
 // projection). A word's vector is its eigenvector row scaled by the square
-// root of the eigenvalue, L2-normalised; a symbol's is the IDF-weighted mean
+// root of the eigenvalue, L2-normalised, less its part along the direction
+// of the symbols' average (removeCommon); a symbol's is the IDF-weighted mean
 // of its words' vectors, L2-normalised.
 //
 // Everything is deterministic: the vocabulary is sorted, the random start is
@@ -72,6 +74,60 @@ func Words(text string) []string {
 	return out
 }
 
+// modelWords returns the words the model trains on and looks up: the
+// Words of text, each reduced to its stem, so that "stored", "storing" and
+// "store" are one word. An unknown stem is looked up as the word itself
+// (Lookup), which keeps revisions trained before stemming answering.
+func modelWords(text string) []string {
+	ws := Words(text)
+	for i, w := range ws {
+		ws[i] = Stem(w)
+	}
+	return ws
+}
+
+// Stem reduces an English word of ASCII letters to a crude stem: plural
+// and verb endings (-ies, -es, -s, -ing, -ed) and a final e go, a doubled
+// last consonant is undoubled ("running" -> "run"). Identifiers with
+// underscores or digits, short words and other scripts stay as they are.
+func Stem(w string) string {
+	if len(w) < 4 {
+		return w
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return w
+		}
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ed") && len(w) > 4:
+		w = undouble(w[:len(w)-2])
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 4 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+func undouble(w string) string {
+	if n := len(w); n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("lsz", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
 func isNumber(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -90,11 +146,15 @@ type doc struct {
 
 // documents builds one document per symbol, sorted by id.
 func documents(nodes []fact.Node, chunks []fact.TextChunk) []doc {
-	docblocks := map[string][]string{}
+	docblocks, comments := map[string][]string{}, map[string][]string{}
 	for i := range chunks {
 		c := &chunks[i]
-		if c.Kind == "docblock" && c.NodeID != "" {
+		switch {
+		case c.NodeID == "":
+		case c.Kind == "docblock":
 			docblocks[c.NodeID] = append(docblocks[c.NodeID], c.Text)
+		case c.Kind == "comment":
+			comments[c.NodeID] = append(comments[c.NodeID], c.Text)
 		}
 	}
 	var docs []doc
@@ -103,20 +163,21 @@ func documents(nodes []fact.Node, chunks []fact.TextChunk) []doc {
 		if n.Kind == fact.File {
 			continue
 		}
-		d := doc{id: n.ID, name: Words(n.Name + " " + n.QName)}
+		d := doc{id: n.ID, name: modelWords(n.Name + " " + n.QName)}
 		d.words = append(d.words, d.name...)
-		d.words = append(d.words, Words(n.Signature)...)
-		d.words = append(d.words, Words(strings.TrimSuffix(n.Path, ".php"))...)
-		texts := docblocks[n.ID]
-		sort.Strings(texts)
-		var dw []string
-		for _, t := range texts {
-			dw = append(dw, Words(t)...)
+		d.words = append(d.words, modelWords(n.Signature)...)
+		d.words = append(d.words, modelWords(strings.TrimSuffix(n.Path, ".php"))...)
+		for _, texts := range [][]string{docblocks[n.ID], comments[n.ID]} {
+			sort.Strings(texts)
+			var dw []string
+			for _, t := range texts {
+				dw = append(dw, modelWords(t)...)
+			}
+			if len(dw) > maxDocWords {
+				dw = dw[:maxDocWords]
+			}
+			d.words = append(d.words, dw...)
 		}
-		if len(dw) > maxDocWords {
-			dw = dw[:maxDocWords]
-		}
-		d.words = append(d.words, dw...)
 		docs = append(docs, d)
 	}
 	sort.SliceStable(docs, func(i, j int) bool { return docs[i].id < docs[j].id })
@@ -143,6 +204,7 @@ func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
 	}
 	v := &lexvec.Vectors{Model: ModelID, Dim: Dim, Words: words, WordWeights: weights, WordVecs: wv}
 	v.Index()
+	removeCommon(v, docs)
 	for _, d := range docs {
 		if vec := Mean(v, d.words); vec != nil {
 			v.IDs = append(v.IDs, d.id)
@@ -150,6 +212,30 @@ func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
 		}
 	}
 	return v
+}
+
+// removeCommon takes the direction every symbol shares out of the word
+// vectors (as SIF does: here the direction of the symbols' average): a mean
+// is linear in its words, so symbol and query vectors built from the
+// projected words lack it too, and cosines compare what is particular.
+func removeCommon(v *lexvec.Vectors, docs []doc) {
+	u := make([]float64, Dim)
+	for _, d := range docs {
+		for i, x := range Mean(v, d.words) {
+			u[i] += float64(x)
+		}
+	}
+	normalise64(u)
+	for i := range v.Words {
+		w := v.WordVecs[i*Dim : (i+1)*Dim]
+		var p float64
+		for d, x := range w {
+			p += float64(x) * u[d]
+		}
+		for d := range w {
+			w[d] -= float32(p * u[d])
+		}
+	}
 }
 
 // vocabulary lists the words in at least minDocFreq documents, the
