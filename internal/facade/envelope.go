@@ -25,6 +25,8 @@ type Envelope struct {
 	NotFound      bool           `json:"not_found"`
 	Suggest       []Suggestion   `json:"suggest"`
 	Result        any            `json:"result"`
+
+	concise bool // written as conciseEnvelope (applyFormat sets it)
 }
 
 // DriftSummary counts the active ledger of the answering revision.

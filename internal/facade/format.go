@@ -11,6 +11,8 @@
 package facade
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -52,7 +54,79 @@ func applyFormat(env *Envelope, format string) {
 		env.Result = c.concise()
 		env.Capability.Reason = ""
 		env.Drift.LedgerCheckedAt = ""
+		env.concise = true
 	}
+}
+
+// conciseEnvelope is how a concise answer's envelope is written: a field at
+// its default is left out (no drift, provenance index, no stale warnings,
+// found, no suggestions, a capability's false flags, the limit asked for),
+// so that the envelope costs a small answer little. What an agent must not
+// miss is never a default: a stale warning, drift, not_found, truncation and
+// its cursor are always written when they hold.
+type conciseEnvelope struct {
+	Op            string            `json:"op"`
+	IndexRev      string            `json:"index_rev"`
+	Capability    conciseCapability `json:"capability"`
+	Drift         *DriftSummary     `json:"drift,omitempty"`
+	Provenance    string            `json:"provenance,omitempty"`
+	Limits        conciseLimits     `json:"limits"`
+	StaleWarnings []StaleWarning    `json:"stale_warnings,omitempty"`
+	NotFound      bool              `json:"not_found,omitempty"`
+	Suggest       []Suggestion      `json:"suggest,omitempty"`
+	Result        any               `json:"result"`
+}
+
+type conciseCapability struct {
+	Level       string `json:"level"`
+	Dataflow    bool   `json:"dataflow,omitempty"`
+	Vectors     bool   `json:"vectors,omitempty"`
+	VectorModel string `json:"vector_model,omitempty"`
+}
+
+type conciseLimits struct {
+	Returned  int    `json:"returned"`
+	Total     int    `json:"total"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Cursor    string `json:"cursor,omitempty"`
+}
+
+// MarshalJSON writes a detailed envelope as it is and a concise one as
+// conciseEnvelope.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	type plain Envelope // without this method
+	if !e.concise {
+		return marshalNoEscape(plain(e))
+	}
+	c := conciseEnvelope{
+		Op: e.Op, IndexRev: e.IndexRev,
+		Capability: conciseCapability{
+			Level: e.Capability.Level, Dataflow: e.Capability.Dataflow,
+			Vectors: e.Capability.Vectors, VectorModel: e.Capability.VectorModel,
+		},
+		Limits:        conciseLimits{Returned: e.Limits.Returned, Total: e.Limits.Total, Truncated: e.Limits.Truncated, Cursor: e.Limits.Cursor},
+		StaleWarnings: e.StaleWarnings, NotFound: e.NotFound, Suggest: e.Suggest, Result: e.Result,
+	}
+	if e.Drift.Entries != 0 || e.Drift.Unacked != 0 {
+		d := e.Drift
+		c.Drift = &d
+	}
+	if e.Provenance != "index" {
+		c.Provenance = e.Provenance
+	}
+	return marshalNoEscape(c)
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping, as every answer is
+// encoded (EncodeJSON): code holds <, > and & often.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Brief is one item of a concise answer: the id of what it names, where it
@@ -206,7 +280,7 @@ func (r ImpactResult) concise() any {
 }
 
 // SearchConcise is search in concise form, hits best first: a symbol hit is
-// named by its qname, a text hit by its first line.
+// named by its qname, a text hit by its first line and has no id.
 type SearchConcise struct {
 	Query    string  `json:"query"`
 	Mode     string  `json:"mode"`
@@ -214,15 +288,21 @@ type SearchConcise struct {
 	Hits     []Brief `json:"hits"`
 }
 
-// briefText is the name of a text hit: its first non-empty line, cut.
+// briefText is the name of a text hit: its first line that holds more than
+// comment punctuation, without the comment's leader ("/**", " * ", "//",
+// "#"), cut at 60 characters.
 func briefText(s string) string {
 	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			if r := []rune(l); len(r) > 80 {
-				return string(r[:80]) + "…"
-			}
-			return l
+		l = strings.TrimSpace(l)
+		l = strings.TrimSpace(strings.TrimLeft(l, "/*#"))
+		l = strings.TrimSpace(strings.TrimSuffix(l, "*/"))
+		if l == "" {
+			continue
 		}
+		if r := []rune(l); len(r) > 60 {
+			return string(r[:60]) + "…"
+		}
+		return l
 	}
 	return ""
 }
@@ -230,11 +310,12 @@ func briefText(s string) string {
 func (r SearchResult) concise() any {
 	out := SearchConcise{Query: r.Query, Mode: r.Mode, Fallback: r.Fallback, Hits: make([]Brief, 0, len(r.Hits))}
 	for _, h := range r.Hits {
-		name := h.QName
+		id, name := h.ID, h.QName
 		if h.Type == "text" {
-			name = briefText(h.Text)
+			// A chunk's id is taken by no operation: at reaches its lines.
+			id, name = "", briefText(h.Text)
 		}
-		out.Hits = append(out.Hits, Brief{ID: h.ID, At: at(h.Path, h.Line), Kind: h.Kind, Name: name, Stale: h.Stale != nil})
+		out.Hits = append(out.Hits, Brief{ID: id, At: at(h.Path, h.Line), Kind: h.Kind, Name: name, Stale: h.Stale != nil})
 	}
 	return out
 }

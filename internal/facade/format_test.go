@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -142,6 +144,71 @@ func TestParseAt(t *testing.T) {
 		p, l, ok := parseAt(c.in)
 		if p != c.path || l != c.line || ok != c.ok {
 			t.Errorf("parseAt(%q) = %q, %d, %v", c.in, p, l, ok)
+		}
+	}
+}
+
+// A concise envelope leaves out the fields at their default, and never what
+// an agent must not miss: stale warnings, drift, not_found and a truncated
+// answer's cursor are written whenever they hold (FT-16, FT-22).
+func TestFT16_ConciseEnvelopeKeepsWhatMatters(t *testing.T) {
+	s := shop(t)
+	raw := func(op, args string) map[string]json.RawMessage {
+		t.Helper()
+		b, err := EncodeCompactJSON(call(t, s, op, withFormat(args, FormatConcise)))
+		must(t, err)
+		var m map[string]json.RawMessage
+		must(t, json.Unmarshal(b, &m))
+		return m
+	}
+	clean := raw("references", `{"qname":"Shop\\Cart\\Cart::add"}`)
+	for _, k := range []string{"drift", "provenance", "stale_warnings", "not_found", "suggest"} {
+		if _, ok := clean[k]; ok {
+			t.Errorf("clean concise answer writes %s at its default: %s", k, clean[k])
+		}
+	}
+	for _, k := range []string{"op", "index_rev", "capability", "limits", "result"} {
+		if _, ok := clean[k]; !ok {
+			t.Errorf("concise answer lacks %s", k)
+		}
+	}
+	if m := raw("references", `{"qname":"Shop\\Nowhere::gone"}`); string(m["not_found"]) != "true" || len(m["suggest"]) < 3 {
+		t.Errorf("not found concise answer: not_found %s, suggest %s", m["not_found"], m["suggest"])
+	}
+	if m := raw("search", `{"query":"cart","limit":2}`); !strings.Contains(string(m["limits"]), `"truncated":true`) || !strings.Contains(string(m["limits"]), `"cursor":"`) {
+		t.Errorf("truncated concise answer: limits %s", m["limits"])
+	}
+
+	p := filepath.Join(s.Root(), "src", "Cart", "Cart.php")
+	b, err := os.ReadFile(p)
+	must(t, err)
+	must(t, os.WriteFile(p, append([]byte("<?php // edited\n"), bytes.TrimPrefix(b, []byte("<?php"))...), 0o644))
+	call(t, s, "drift_detect", `{"method":"compare"}`)
+	m := raw("references", `{"qname":"Shop\\Cart\\Cart::add"}`)
+	if len(m["stale_warnings"]) < 3 || !strings.Contains(string(m["stale_warnings"]), "src/Cart/Cart.php") {
+		t.Errorf("drifted concise answer: stale_warnings %s", m["stale_warnings"])
+	}
+	if !strings.Contains(string(m["drift"]), `"entries":`) {
+		t.Errorf("drifted concise answer: drift %s", m["drift"])
+	}
+	if !strings.Contains(string(m["result"]), `"stale":true`) {
+		t.Errorf("drifted concise answer marks no item stale: %s", m["result"])
+	}
+}
+
+// A text hit is named by its first line that says something: a docblock's
+// opening "/**" or a bare " *" names nothing.
+func TestBriefTextSkipsCommentPunctuation(t *testing.T) {
+	for in, want := range map[string]string{
+		"/**\n * Adds an item to the cart.\n */": "Adds an item to the cart.",
+		"  // remove expired carts":              "remove expired carts",
+		"# Shop\n\nThe example":                  "Shop",
+		"/* */\n\n$total = $a + $b;":             "$total = $a + $b;",
+		"***":                                    "",
+		strings.Repeat("é", 70):                  strings.Repeat("é", 60) + "…",
+	} {
+		if got := briefText(in); got != want {
+			t.Errorf("briefText(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
