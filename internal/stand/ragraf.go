@@ -27,7 +27,17 @@ type cited struct {
 
 // citedPlaces walks a decoded answer result: every object with path and
 // line (or site_path and site_line, or at "path:line"), in key order.
-func citedPlaces(v any) []cited {
+func citedPlaces(v any) []cited { return walkCited(v, false) }
+
+// answerPlaces is citedPlaces without the places an answer repeats from
+// the question (target, targets: the definition asked about), which are
+// not part of what it answers.
+func answerPlaces(v any) []cited { return walkCited(v, true) }
+
+// echoKeys hold what an answer repeats from the question.
+var echoKeys = map[string]bool{"target": true, "targets": true}
+
+func walkCited(v any, skipEcho bool) []cited {
 	var out []cited
 	var walk func(any)
 	walk = func(x any) {
@@ -68,6 +78,9 @@ func citedPlaces(v any) []cited {
 				}
 			}
 			for _, k := range slices.Sorted(maps.Keys(t)) {
+				if skipEcho && echoKeys[k] {
+					continue
+				}
 				walk(t[k])
 			}
 		case []any:
@@ -94,7 +107,11 @@ type asker struct {
 	facts []cited
 }
 
+// call asks op as the MCP server does: concise unless args name a format.
 func (a *asker) call(ctx context.Context, op string, args map[string]any) (answer, error) {
+	if _, ok := args["format"]; !ok {
+		args["format"] = facade.FormatConcise
+	}
 	raw, _ := json.Marshal(args)
 	env, err := a.svc.Call(ctx, op, raw)
 	if err != nil {
@@ -121,7 +138,7 @@ func (a *asker) call(ctx context.Context, op string, args map[string]any) (answe
 // counts the uses the answer says write.
 func places(kind string, v any) []Place {
 	var out []Place
-	for _, c := range citedPlaces(v) {
+	for _, c := range answerPlaces(v) {
 		if kind == KindTableWrites && c.Op != "" && !isWrite(c.Op) {
 			continue
 		}
