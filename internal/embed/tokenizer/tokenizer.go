@@ -128,6 +128,20 @@ func LoadBytes(b []byte) (*Tokenizer, error) {
 	return t, nil
 }
 
+// UnkTokenID is the id of the model's unk_token, for a model that names
+// one (WordPiece). A Unigram model names an unk_id instead and reports none,
+// as model2vec, which drops unknown tokens before pooling, reads it.
+func (t *Tokenizer) UnkTokenID() (int, bool) {
+	if wp, ok := t.model.(*wordPiece); ok {
+		return wp.unk, true
+	}
+	return 0, false
+}
+
+// Vocab is the piece of every id, added tokens included ("" for an id that
+// names nothing); the slice is the caller's.
+func (t *Tokenizer) Vocab() []string { return slices.Clone(t.tokens) }
+
 // VocabSize is one more than the largest id Encode can return.
 func (t *Tokenizer) VocabSize() int { return len(t.tokens) }
 
