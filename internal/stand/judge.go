@@ -4,7 +4,6 @@
 package stand
 
 import (
-	"sort"
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
@@ -45,34 +44,35 @@ func (j Judgement) Recall() float64 {
 	return float64(j.Covered) / float64(j.Truth)
 }
 
-// judge matches cited places to truth one to one, nearest first: a cited
-// place names a truth place in the same file when it starts at most lead
-// lines before it and not after its last line. The answer is correct when
-// it names every truth place and at least half of what it cites is true.
+// judge maps each cited place to the nearest truth place it names: one in
+// the same file that starts at most lead lines after it and does not end
+// before it. Several cited places may name one truth place (two calls in one
+// caller), one cited place names at most one. The answer is correct when it
+// names every truth place and at least half of what it cites is true.
 func judge(truth, cited []Place) Judgement {
 	cited = uniqPlaces(append([]Place(nil), cited...))
-	type pair struct{ c, t, d int }
-	var pairs []pair
-	for ti, t := range truth {
-		for ci, c := range cited {
-			if c.Path == t.Path && c.Line >= t.Line-lead && c.Line <= t.end() {
-				d := c.Line - t.Line
-				if d < 0 {
-					d = -d
-				}
-				pairs = append(pairs, pair{ci, ti, d})
+	j := Judgement{Cited: len(cited), Truth: len(truth)}
+	hit := map[int]bool{}
+	for _, c := range cited {
+		best, bestD := -1, 0
+		for ti, t := range truth {
+			if c.Path != t.Path || c.Line < t.Line-lead || c.Line > t.end() {
+				continue
+			}
+			d := c.Line - t.Line
+			if d < 0 {
+				d = -d
+			}
+			if best < 0 || d < bestD {
+				best, bestD = ti, d
 			}
 		}
-	}
-	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].d < pairs[j].d })
-	usedC, usedT := map[int]bool{}, map[int]bool{}
-	for _, p := range pairs {
-		if usedC[p.c] || usedT[p.t] {
-			continue
+		if best >= 0 {
+			j.TrueCited++
+			hit[best] = true
 		}
-		usedC[p.c], usedT[p.t] = true, true
 	}
-	j := Judgement{Cited: len(cited), TrueCited: len(usedC), Truth: len(truth), Covered: len(usedT)}
+	j.Covered = len(hit)
 	j.Correct = j.Covered == j.Truth && 2*j.TrueCited >= j.Cited
 	return j
 }

@@ -2,6 +2,7 @@ package stand
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -266,7 +267,8 @@ func TestM1_JudgeMatchesOneToOne(t *testing.T) {
 		{"all, exact", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 21}, {Path: "b", Line: 5}}, Judgement{3, 3, 3, 3, true}},
 		{"attribute line before", []Place{{Path: "a", Line: 7}, {Path: "a", Line: 20}, {Path: "b", Line: 5}}, Judgement{3, 3, 3, 3, true}},
 		{"too far before", []Place{{Path: "a", Line: 6}}, Judgement{1, 0, 3, 0, false}},
-		{"one cited names one truth", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 9, End: 30}}, Judgement{2, 1, 3, 1, false}},
+		{"two cited name one truth", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 9, End: 30}}, Judgement{2, 2, 3, 1, false}},
+		{"nearest of two", []Place{{Path: "a", Line: 19}}, Judgement{1, 1, 3, 1, false}},
 		{"noise", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 20}, {Path: "b", Line: 5}, {Path: "c", Line: 1}, {Path: "c", Line: 2}, {Path: "c", Line: 3}, {Path: "c", Line: 4}}, Judgement{7, 3, 3, 3, false}},
 		{"half noise", []Place{{Path: "a", Line: 10}, {Path: "a", Line: 20}, {Path: "b", Line: 5}, {Path: "c", Line: 1}, {Path: "c", Line: 2}, {Path: "c", Line: 3}}, Judgement{6, 3, 3, 3, true}},
 		{"nothing", nil, Judgement{0, 0, 3, 0, false}},
@@ -297,4 +299,28 @@ func TestM2_ChangedDeclsFromDiff(t *testing.T) {
 		names = append(names, d.Name)
 	}
 	eq(t, "changed", strings.Join(names, ","), "a,c,g")
+}
+
+// Two calls in one method are one caller; a call outside any function is
+// its own line.
+func TestM1_CallerTruthIsTheEnclosingDefinition(t *testing.T) {
+	tr := Truth{
+		Decls: []Decl{
+			{Path: "a.php", Kind: "method", Name: "target", Scope: "A", Line: 3, End: 5},
+			{Path: "a.php", Kind: "method", Name: "user", Scope: "A", Line: 7, End: 12},
+		},
+		Calls: []CallSite{
+			{Path: "a.php", Name: "target", Via: "->", Line: 8}, {Path: "a.php", Name: "target", Via: "->", Line: 10},
+			{Path: "b.php", Name: "target", Via: "::", Line: 2}, {Path: "b.php", Name: "target", Via: "fn", Line: 4},
+		},
+	}
+	ts := callerTasks(tr)
+	if len(ts) != 1 {
+		t.Fatalf("tasks = %+v", ts)
+	}
+	want := []Place{{Path: "a.php", Line: 7, End: 12}, {Path: "b.php", Line: 2}}
+	if fmt.Sprint(ts[0].Truth) != fmt.Sprint(want) {
+		t.Errorf("truth = %v, want %v", ts[0].Truth, want)
+	}
+	eq(t, "question", ts[0].Question, "who calls A::target?")
 }

@@ -125,9 +125,28 @@ func definitionTasks(t Truth) []Task {
 const maxTruth = 60
 
 // callerTasks: functions and methods whose name is declared once; the truth
-// is every call by that name of the same shape (a method is called with ->
-// or ::, a function without).
+// is every caller: the innermost function or method around each call by
+// that name of the same shape (a method is called with -> or ::, a function
+// without), or the call's line in code outside any function.
 func callerTasks(t Truth) []Task {
+	fns := map[string][]Decl{}
+	for _, d := range t.Decls {
+		if d.Kind == "function" || d.Kind == "method" {
+			fns[d.Path] = append(fns[d.Path], d)
+		}
+	}
+	caller := func(p Place) Place {
+		best := Place{}
+		for _, d := range fns[p.Path] {
+			if d.Line <= p.Line && p.Line <= d.End && (best.Path == "" || d.Line >= best.Line) {
+				best = Place{Path: d.Path, Line: d.Line, End: d.End}
+			}
+		}
+		if best.Path == "" {
+			return p
+		}
+		return best
+	}
 	count := map[string]int{}
 	for _, d := range t.Decls {
 		if d.Kind == "function" || d.Kind == "method" {
@@ -148,7 +167,11 @@ func callerTasks(t Truth) []Task {
 		if (d.Kind != "function" && d.Kind != "method") || count[strings.ToLower(d.Name)] != 1 || strings.HasPrefix(d.Name, "__") {
 			continue
 		}
-		ps := sites[strings.ToLower(d.Name)+"/"+d.Kind]
+		var ps []Place
+		for _, site := range sites[strings.ToLower(d.Name)+"/"+d.Kind] {
+			ps = append(ps, caller(site))
+		}
+		ps = uniqPlaces(ps)
 		if len(ps) == 0 || len(ps) > maxTruth {
 			continue
 		}
