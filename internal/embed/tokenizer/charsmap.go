@@ -9,6 +9,7 @@
 package tokenizer
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"strings"
@@ -91,7 +92,7 @@ func (cm *charsmap) transform(chunk string) (string, bool) {
 		return "", false
 	}
 	rest := cm.pool[v:]
-	if i := strings.IndexByte(string(rest), 0); i >= 0 {
+	if i := bytes.IndexByte(rest, 0); i >= 0 {
 		rest = rest[:i]
 	}
 	// the pool is valid UTF-8 but v may point inside a character

@@ -212,11 +212,18 @@ func isControl(r rune) bool {
 	case '\t', '\n', '\r':
 		return false
 	}
+	if r < 0x80 {
+		// the common case, without a table lookup
+		return r < 0x20 || r == 0x7F
+	}
+	if unicode.IsLetter(r) {
+		return false
+	}
 	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) {
 		return true
 	}
 	// Cn: a code point of no category
-	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
+	return !unicode.In(r, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z)
 }
 
 // isChineseChar is BERT's CJK Unified Ideographs test.

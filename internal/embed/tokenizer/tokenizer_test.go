@@ -3,6 +3,8 @@ package tokenizer
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -182,6 +184,67 @@ func TestTokenizerMatchesHuggingFace_Unigram(t *testing.T) {
 				t.Fatal(err)
 			}
 			compareWithOracle(t, lib, path, oracleStrings)
+		})
+	}
+}
+
+// randomStrings are n texts drawn with a fixed seed from words of ASCII,
+// Cyrillic, accented Latin (with combining accents on ASCII vowels), CJK and
+// emoji, joined by spaces, tabs, newlines and punctuation. Every character
+// is a piece of the synthetic Unigram vocabulary, so no run of unknown
+// characters (where the JS library differs from Hugging Face) occurs.
+func randomStrings(n int) []string {
+	rng := rand.New(rand.NewPCG(18, 2026))
+	alphabets := [][]rune{
+		[]rune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"),
+		[]rune("абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"),
+		[]rune("àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜÝ"),
+		[]rune("你好世界日本語東京中文字测试のテキストタワー"),
+		[]rune("😀😁😂😃😉😊😍😎🙂🙃"),
+	}
+	seps := []string{" ", " ", " ", "  ", "\t", "\n", ", ", ". ", "->", "()", "::", "\\", "'", "\"", " = ", "{", "}", "[", "]", ";", "<", ">", "/", "-", "$"}
+	words := []string{"пользователь", "настройки", "сохранить", "конфигурации", "безопасности", "достопримечательности",
+		"hello", "world", "function", "return", "echo", "php", "unbelievable", "preferences"}
+	var out []string
+	for len(out) < n {
+		var b strings.Builder
+		for w := rng.IntN(12) + 1; w > 0; w-- {
+			if rng.IntN(4) == 0 {
+				b.WriteString(words[rng.IntN(len(words))])
+			} else {
+				// words mostly of one script, sometimes mixed
+				al := alphabets[rng.IntN(len(alphabets))]
+				for c := rng.IntN(14) + 1; c > 0; c-- {
+					if rng.IntN(8) == 0 {
+						al = alphabets[rng.IntN(len(alphabets))]
+					}
+					b.WriteRune(al[rng.IntN(len(al))])
+					if rng.IntN(15) == 0 {
+						b.WriteRune(rune("aeiouAEIOU"[rng.IntN(10)]))
+						b.WriteRune([]rune{0x301, 0x300, 0x308, 0x302}[rng.IntN(4)])
+					}
+				}
+			}
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func TestTokenizerMatchesHuggingFace_RandomStrings(t *testing.T) {
+	lib := oracleDir(t)
+	texts := randomStrings(400)
+	t.Run("bert-base-uncased", func(t *testing.T) {
+		compareWithOracle(t, lib, dauletFile(t, "bert-base-uncased.json"), texts)
+	})
+	for _, legacy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unigram-legacy-%v", legacy), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tokenizer.json")
+			if err := os.WriteFile(path, syntheticUnigram(legacy), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			compareWithOracle(t, lib, path, texts)
 		})
 	}
 }
@@ -410,6 +473,33 @@ func FuzzPrecompiledCharsmap(f *testing.F) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 		if out := cm.normalize(text); !utf8.ValidString(out) {
 			t.Fatalf("normalize(%q) = %q: not UTF-8", text, out)
+		}
+	})
+}
+
+// BenchmarkEncode: one symbol-sized text (signature, docblock, path) per
+// op, truncated to 128 tokens as the embedder does.
+func BenchmarkEncode(b *testing.B) {
+	text := "function wp_save_user_preferences( int $user_id, array $prefs ): bool — Сохраняет пользовательские " +
+		"настройки в базе данных. Saves the user's preferences to the options table and clears the object cache. " +
+		"wp-includes/user.php"
+	b.Run("unigram-synthetic", func(b *testing.B) {
+		tok := loadSynthetic(b)
+		for b.Loop() {
+			tok.Encode(text, 128)
+		}
+	})
+	b.Run("wordpiece-bert-base-uncased", func(b *testing.B) {
+		out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+		if err != nil {
+			b.Skip(err)
+		}
+		tok, err := Load(filepath.Join(strings.TrimSpace(string(out)), "github.com", "daulet", "tokenizers@"+dauletVersion, "test", "data", "bert-base-uncased.json"))
+		if err != nil {
+			b.Skip(err)
+		}
+		for b.Loop() {
+			tok.Encode(text, 128)
 		}
 	})
 }
