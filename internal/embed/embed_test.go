@@ -125,3 +125,25 @@ func TestStaticModelReadsComments(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticModelExpandsQueries: the words nearest a query are the project's
+// words for the same thing, never the query's own words nor the other family's.
+func TestStaticModelExpandsQueries(t *testing.T) {
+	nodes, chunks := corpus()
+	v := Train(nodes, chunks)
+	got := Expand(v, "shopping baskets", 3)
+	if len(got) != 3 {
+		t.Fatalf("Expand(shopping baskets) = %v, want 3 words", got)
+	}
+	for _, w := range got {
+		switch w {
+		case "shopping", "basket", "baskets":
+			t.Errorf("Expand(shopping baskets) = %v: holds a word of the query", got)
+		case "letter", "inbox", "mail", "recipient", "postman", "relay", "deliver":
+			t.Errorf("Expand(shopping baskets) = %v: holds a word of the mail family", got)
+		}
+	}
+	if Expand(v, "zzzz", 3) != nil {
+		t.Error("unknown words were expanded")
+	}
+}

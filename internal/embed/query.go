@@ -92,3 +92,47 @@ func Nearest(v *lexvec.Vectors, q []float32, k int, skip string) []Hit {
 	}
 	return hits
 }
+
+// Expand returns up to k words of the vocabulary nearest the vector of text
+// (by cosine, best first, ties by word), without the words of text itself:
+// the words the project uses for what the text asks, for a lexical query.
+func Expand(v *lexvec.Vectors, text string, k int) []string {
+	q := Query(v, text)
+	if q == nil || k <= 0 {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, w := range Words(text) {
+		own[w], own[Stem(w)] = true, true
+	}
+	type near struct {
+		word string
+		cos  float64
+	}
+	var best []near
+	for i, w := range v.Words {
+		if own[w] {
+			continue
+		}
+		var dot, norm float64
+		for d, x := range v.WordVecs[i*v.Dim : (i+1)*v.Dim] {
+			dot += float64(x) * float64(q[d])
+			norm += float64(x) * float64(x)
+		}
+		if norm == 0 {
+			continue
+		}
+		best = append(best, near{w, dot / math.Sqrt(norm)})
+	}
+	sort.Slice(best, func(i, j int) bool {
+		if best[i].cos != best[j].cos {
+			return best[i].cos > best[j].cos
+		}
+		return best[i].word < best[j].word
+	})
+	out := make([]string, 0, k)
+	for _, b := range best[:min(k, len(best))] {
+		out = append(out, b.word)
+	}
+	return out
+}

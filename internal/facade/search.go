@@ -30,8 +30,10 @@ type SearchArgs struct {
 // Score explains a hit's score. Lexical: Total = BM25 * KindBoost *
 // ExactBoost. Semantic: Total = Semantic, the cosine similarity of the query's
 // and the symbol's vectors. Hybrid: Total = the reciprocal rank fusion of the
-// two lists, sum of 1/(60 + rank) over the lists holding the hit, with the
-// ranks (1-based, 0 when absent) and the parts of each.
+// lexical list, the semantic list and the expanded list (the lexical matches
+// of the vocabulary words nearest the query's vector), sum of 1/(60 + rank)
+// over the lists holding the hit, with the ranks (1-based, 0 when absent) and
+// the parts of each.
 type Score struct {
 	BM25         float64 `json:"bm25"` // SQLite's BM25 negated, so higher is better
 	KindBoost    float64 `json:"kind_boost"`
@@ -39,6 +41,7 @@ type Score struct {
 	Semantic     float64 `json:"semantic,omitempty"`
 	LexicalRank  int     `json:"lexical_rank,omitempty"`
 	SemanticRank int     `json:"semantic_rank,omitempty"`
+	ExpandedRank int     `json:"expanded_rank,omitempty"`
 	Total        float64 `json:"total"`
 }
 

@@ -60,9 +60,12 @@ func TestSearchModesWithStaticVectors(t *testing.T) {
 	if r.Mode != "hybrid" || len(r.Hits) == 0 {
 		t.Fatalf("hybrid: %+v", r)
 	}
-	both := 0
+	both, expanded := 0, 0
 	for _, h := range r.Hits {
-		if h.Score.LexicalRank == 0 && h.Score.SemanticRank == 0 {
+		if h.Score.ExpandedRank > 0 {
+			expanded++
+		}
+		if h.Score.LexicalRank == 0 && h.Score.SemanticRank == 0 && h.Score.ExpandedRank == 0 {
 			t.Errorf("hybrid hit %s without ranks", h.ID)
 		}
 		if h.Score.LexicalRank > 0 && h.Score.SemanticRank > 0 {
@@ -74,6 +77,9 @@ func TestSearchModesWithStaticVectors(t *testing.T) {
 	}
 	if both == 0 {
 		t.Error("no hit is in both lists")
+	}
+	if expanded == 0 {
+		t.Error("no hit comes from the expanded lexical list")
 	}
 	// a query of unknown words finds nothing semantically
 	env = call(t, s, "search", `{"query":"zzzz","mode":"semantic"}`)
