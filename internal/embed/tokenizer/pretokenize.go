@@ -139,10 +139,10 @@ func bertSplit(s string) []span {
 	return out
 }
 
-// isWordChar is Oniguruma's Unicode \w: letters, marks, decimal digits and
-// connector punctuation.
+// isWordChar is Oniguruma's Unicode \w: alphabetic characters (letters and
+// letter numbers), marks, decimal digits and connector punctuation.
 func isWordChar(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.Nd, r) || unicode.Is(unicode.Pc, r)
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.In(r, unicode.Nd, unicode.Nl, unicode.Pc)
 }
 
 // wordSplit is the Whitespace pre-tokenizer: runs of \w, and runs of

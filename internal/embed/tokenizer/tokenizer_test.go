@@ -249,6 +249,82 @@ func TestTokenizerMatchesHuggingFace_RandomStrings(t *testing.T) {
 	}
 }
 
+// withComponents is tokenizer.json base with some top-level keys replaced.
+func withComponents(t *testing.T, base []byte, overrides map[string]any) string {
+	t.Helper()
+	var f map[string]any
+	if err := json.Unmarshal(base, &f); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range overrides {
+		f[k] = v
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tokenizer.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The components the two files above do not use, each swapped into a real
+// vocabulary and compared with the oracle. Whitespace runs only on ASCII:
+// the JS library's \w is ASCII, Hugging Face's is Unicode.
+func TestTokenizerMatchesHuggingFace_OtherComponents(t *testing.T) {
+	lib := oracleDir(t)
+	var ascii []string
+	for _, s := range append(slices.Clone(oracleStrings), randomStrings(400)...) {
+		if !strings.ContainsFunc(s, func(r rune) bool { return r >= 0x80 }) {
+			ascii = append(ascii, s)
+		}
+	}
+	if len(ascii) < 30 {
+		t.Fatalf("only %d ASCII strings", len(ascii))
+	}
+	bert, err := os.ReadFile(dauletFile(t, "bert-base-uncased.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := func(ns ...any) map[string]any { return map[string]any{"type": "Sequence", "normalizers": ns} }
+	typ := func(name string) map[string]any { return map[string]any{"type": name} }
+	for _, c := range []struct {
+		name      string
+		base      []byte
+		overrides map[string]any
+		texts     []string
+	}{
+		{"nfd-stripaccents-lowercase-strip-replace-roberta", bert, map[string]any{
+			"normalizer": seq(typ("NFD"), typ("StripAccents"), typ("Lowercase"),
+				map[string]any{"type": "Strip", "strip_left": true, "strip_right": true},
+				map[string]any{"type": "Replace", "pattern": map[string]string{"String": "$"}, "content": " dollar "}),
+			"post_processor": map[string]any{"type": "RobertaProcessing", "cls": []any{"[CLS]", 101}, "sep": []any{"[SEP]", 102}},
+		}, oracleStrings},
+		{"nfkc-whitespace-bertprocessing", bert, map[string]any{
+			"normalizer":     seq(typ("NFKC"), typ("Lowercase")),
+			"pre_tokenizer":  map[string]any{"type": "Sequence", "pretokenizers": []any{typ("WhitespaceSplit"), typ("Whitespace")}},
+			"post_processor": map[string]any{"type": "BertProcessing", "cls": []any{"[CLS]", 101}, "sep": []any{"[SEP]", 102}},
+		}, ascii},
+		{"unigram-metaspace-first", syntheticUnigram(false), map[string]any{
+			"pre_tokenizer": map[string]any{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true},
+		}, oracleStrings},
+		{"unigram-metaspace-never-no-post-processor", syntheticUnigram(false), map[string]any{
+			"pre_tokenizer":  map[string]any{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": true},
+			"post_processor": nil,
+		}, oracleStrings},
+		{"unigram-nfkc-prepend", syntheticUnigram(false), map[string]any{
+			"normalizer":    seq(typ("NFKC"), map[string]any{"type": "Prepend", "prepend": "▁"}),
+			"pre_tokenizer": map[string]any{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": true},
+		}, ascii},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			compareWithOracle(t, lib, withComponents(t, c.base, c.overrides), c.texts)
+		})
+	}
+}
+
 func loadSynthetic(t testing.TB) *Tokenizer {
 	t.Helper()
 	tok, err := LoadBytes(SyntheticUnigramJSON())
