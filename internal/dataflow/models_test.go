@@ -35,3 +35,24 @@ func TestModelsShipped(t *testing.T) {
 		}
 	}
 }
+
+// A property of an unknown receiver ($clone->p after `$clone = clone $this`)
+// may be any class's property of that name, with a lower confidence; two
+// known classes never alias.
+func TestPropAlias(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want float64
+	}{
+		{"Response::$headers", "Response::$headers", 0.9},
+		{"*::$headers", "Response::$headers", 0.6},
+		{"Response::$headers", "*::$headers", 0.6},
+		{"*::$headers", "*::$headers", 0.9},
+		{"Request::$headers", "Response::$headers", 0},
+		{"*::$headers", "Response::$body", 0},
+	} {
+		if got := propAlias(c.a, c.b); got != c.want {
+			t.Errorf("propAlias(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -362,9 +362,9 @@ func (w *walker) forward(s state) []edge {
 		for _, g := range w.siblingsOf(f) {
 			for j := range g.Nodes {
 				m := &g.Nodes[j]
-				if m.Kind == "load" && m.Loc.Name == n.Loc.Name {
+				if conf := propAlias(m.Loc.Name, n.Loc.Name); m.Kind == "load" && conf > 0 {
 					to := state{fn: g.ID, node: j, crossd: s.crossd}
-					out = append(out, edge{to: to, kind: Load, derived: true, confidence: 0.9})
+					out = append(out, edge{to: to, kind: Load, derived: true, confidence: conf})
 				}
 			}
 		}
@@ -389,6 +389,22 @@ func (w *walker) forward(s state) []edge {
 		out = append(out, edge{to: to, kind: in.Kind, note: in.Note, confidence: 1})
 	}
 	return out
+}
+
+// propAlias is the confidence that property locations a and b ("Class::$p"
+// or "*::$p" for a receiver of unknown class) name the same property: 0.9
+// for the same class, 0.6 when one class is unknown ($clone->p after
+// `$clone = clone $this`), 0 otherwise.
+func propAlias(a, b string) float64 {
+	if a == b {
+		return 0.9
+	}
+	ca, pa, oka := strings.Cut(a, "::$")
+	cb, pb, okb := strings.Cut(b, "::$")
+	if oka && okb && pa == pb && (ca == "*" || cb == "*") {
+		return 0.6
+	}
+	return 0
 }
 
 // resolvedInto reports whether call c of f has a callee whose IR is known,
@@ -485,9 +501,9 @@ func (w *walker) backward(s state) []edge {
 		for _, g := range w.siblingsOf(f) {
 			for j := range g.Nodes {
 				m := &g.Nodes[j]
-				if m.Kind != "load" && m.Loc.Kind == Prop && m.Loc.Name == n.Loc.Name {
+				if conf := propAlias(m.Loc.Name, n.Loc.Name); m.Kind != "load" && m.Loc.Kind == Prop && conf > 0 {
 					to := state{fn: g.ID, node: j, crossd: s.crossd}
-					out = append(out, edge{to: to, kind: Store, derived: true, confidence: 0.9})
+					out = append(out, edge{to: to, kind: Store, derived: true, confidence: conf})
 				}
 			}
 		}

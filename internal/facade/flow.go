@@ -74,6 +74,7 @@ type dfEnv struct {
 	names  map[string]string // node id -> name, for call edges
 	models *dataflow.Models
 	held   int64
+	ctors  map[string]string // class id -> the constructor new runs ("" none); dfctor.go
 }
 
 func (s *Service) newDFEnv(snap *snapshot) (*dfEnv, error) {
@@ -238,14 +239,28 @@ func (d *dfEnv) env() dataflow.Env {
 			if err != nil {
 				return nil, storeError(err)
 			}
-			return d.links(ctx, es)
+			ls, err := d.links(ctx, es)
+			if err != nil {
+				return nil, err
+			}
+			news, err := d.snap.graph.EdgesFrom(ctx, caller, []fact.EdgeKind{fact.Instantiates})
+			if err != nil {
+				return nil, storeError(err)
+			}
+			cs, err := d.ctorLinks(ctx, news)
+			return append(ls, cs...), err
 		},
 		Callers: func(ctx context.Context, callee string) ([]dataflow.Link, error) {
 			es, err := d.snap.graph.EdgesToAny(ctx, []string{callee}, callKinds)
 			if err != nil {
 				return nil, storeError(err)
 			}
-			return d.links(ctx, es)
+			ls, err := d.links(ctx, es)
+			if err != nil {
+				return nil, err
+			}
+			cs, err := d.ctorCallers(ctx, callee)
+			return append(ls, cs...), err
 		},
 		Siblings: func(ctx context.Context, f *dataflow.Func) ([]*dataflow.Func, error) {
 			return d.file(ctx, f.Path)

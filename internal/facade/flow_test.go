@@ -15,28 +15,42 @@ import (
 	"github.com/ragraf/ragraf/internal/rev"
 )
 
-// dataflowCases is testdata/dataflow/cases.yaml.
+// dataflowCases is a file of hand-annotated cases: testdata/dataflow/cases.yaml
+// over testdata/dataflow/src, shop.yaml over examples/shop.
 type dataflowCases struct {
-	Flows []struct {
-		Name       string         `yaml:"name"`
-		Args       map[string]any `yaml:"args"`
-		Found      bool           `yaml:"found"`
-		Complete   *bool          `yaml:"complete"`
-		Lines      []string       `yaml:"lines"`
-		Sanitizers []string       `yaml:"sanitizers"`
-		Edges      []string       `yaml:"edges"`
-		Via        []string       `yaml:"via"`
-		Cuts       []string       `yaml:"cuts"`
-	} `yaml:"flows"`
-	Slices []struct {
-		Name      string         `yaml:"name"`
-		Args      map[string]any `yaml:"args"`
-		Lines     []string       `yaml:"lines"`
-		NotLines  []string       `yaml:"not_lines"`
-		Functions []string       `yaml:"functions"`
-		Edges     []string       `yaml:"edges"`
-		NotFound  bool           `yaml:"not_found"`
-	} `yaml:"slices"`
+	Flows  []flowCase  `yaml:"flows"`
+	Slices []sliceCase `yaml:"slices"`
+}
+
+// A flowCase is the truth about one flow, read from the code. Miss names why
+// the engine does not find it yet: the case then only checks that the answer
+// does not claim absence (complete must be false), and is counted.
+type flowCase struct {
+	Name       string         `yaml:"name"`
+	Args       map[string]any `yaml:"args"`
+	Found      bool           `yaml:"found"`
+	Complete   *bool          `yaml:"complete"`
+	Lines      []string       `yaml:"lines"`
+	Sanitizers []string       `yaml:"sanitizers"`
+	Edges      []string       `yaml:"edges"`
+	Via        []string       `yaml:"via"`
+	Cuts       []string       `yaml:"cuts"`
+	Miss       string         `yaml:"miss"`
+}
+
+// A sliceCase is the truth about one slice. MissLines are lines of the truth
+// the engine does not reach yet, for the reason Miss: they are logged, not
+// required.
+type sliceCase struct {
+	Name      string         `yaml:"name"`
+	Args      map[string]any `yaml:"args"`
+	Lines     []string       `yaml:"lines"`
+	NotLines  []string       `yaml:"not_lines"`
+	Functions []string       `yaml:"functions"`
+	Edges     []string       `yaml:"edges"`
+	NotFound  bool           `yaml:"not_found"`
+	MissLines []string       `yaml:"miss_lines"`
+	Miss      string         `yaml:"miss"`
 }
 
 // dataflowProject indexes a copy of testdata/dataflow/src.
@@ -68,9 +82,13 @@ func dataflowProject(t *testing.T) *Service {
 	return s
 }
 
-func loadCases(t *testing.T) dataflowCases {
+func loadCases(t *testing.T, file ...string) dataflowCases {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "dataflow", "cases.yaml"))
+	name := "cases.yaml"
+	if len(file) > 0 {
+		name = file[0]
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "dataflow", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,12 +126,22 @@ func placeOf(p string, l int) string { return fmt.Sprintf("%s:%d", p, l) }
 // order, its edge kinds and sanitizers, and for no path whether the answer
 // may be read as absence (complete) with the cut points that say why not.
 func TestFT43_FlowFixtures(t *testing.T) {
-	s := dataflowProject(t)
-	cases := loadCases(t)
-	if len(cases.Flows) < 10 {
-		t.Fatalf("%d flow fixtures, want at least 10", len(cases.Flows))
+	checkFlows(t, dataflowProject(t), loadCases(t).Flows)
+}
+
+// TestFT43_FlowFixturesOnShop checks the flows annotated on examples/shop,
+// across its controllers, repositories and the database connection.
+func TestFT43_FlowFixturesOnShop(t *testing.T) {
+	checkFlows(t, shop(t), loadCases(t, "shop.yaml").Flows)
+}
+
+func checkFlows(t *testing.T, s *Service, flows []flowCase) {
+	t.Helper()
+	if len(flows) < 10 {
+		t.Fatalf("%d flow fixtures, want at least 10", len(flows))
 	}
-	for _, c := range cases.Flows {
+	missed := 0
+	for _, c := range flows {
 		t.Run(c.Name, func(t *testing.T) {
 			env := dfCall(t, s, "flow", c.Args)
 			r := env.Result.(FlowResult)
@@ -132,6 +160,18 @@ func TestFT43_FlowFixtures(t *testing.T) {
 			var cuts []string
 			for _, cp := range r.CutPoints {
 				cuts = append(cuts, cp.Reason)
+			}
+			if c.Miss != "" && !r.Found {
+				// A known miss must still not read as absence.
+				missed++
+				if r.Complete {
+					t.Errorf("misses a flow (%s) and claims complete: true", c.Miss)
+				}
+				t.Logf("known miss: %s (cuts %v)", c.Miss, cuts)
+				return
+			}
+			if c.Miss != "" {
+				t.Logf("found now, the miss is fixed: %s", c.Miss)
 			}
 			if r.Found != c.Found {
 				t.Fatalf("found = %v, want %v (path %v, cuts %v)", r.Found, c.Found, lines, cuts)
@@ -169,17 +209,26 @@ func TestFT43_FlowFixtures(t *testing.T) {
 			}
 		})
 	}
+	t.Logf("%d flows, %d known misses", len(flows), missed)
 }
 
 // TestFT41_SliceFixtures checks the hand-annotated slices: the statements a
 // value depends on (or reaches) and those it does not.
 func TestFT41_SliceFixtures(t *testing.T) {
-	s := dataflowProject(t)
-	cases := loadCases(t)
-	if len(cases.Slices) < 10 {
-		t.Fatalf("%d slice fixtures, want at least 10", len(cases.Slices))
+	checkSlices(t, dataflowProject(t), loadCases(t).Slices)
+}
+
+// TestFT41_SliceFixturesOnShop checks the slices annotated on examples/shop.
+func TestFT41_SliceFixturesOnShop(t *testing.T) {
+	checkSlices(t, shop(t), loadCases(t, "shop.yaml").Slices)
+}
+
+func checkSlices(t *testing.T, s *Service, cases []sliceCase) {
+	t.Helper()
+	if len(cases) < 10 {
+		t.Fatalf("%d slice fixtures, want at least 10", len(cases))
 	}
-	for _, c := range cases.Slices {
+	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			args := c.Args
 			if q, ok := args["qname"]; ok {
@@ -203,6 +252,13 @@ func TestFT41_SliceFixtures(t *testing.T) {
 			for _, l := range c.Lines {
 				if !got[l] {
 					t.Errorf("slice lacks %s; has %v", l, keysOf(got))
+				}
+			}
+			for _, l := range c.MissLines {
+				if got[l] {
+					t.Logf("reaches %s now, the miss is fixed: %s", l, c.Miss)
+				} else {
+					t.Logf("known miss %s: %s", l, c.Miss)
 				}
 			}
 			for _, l := range c.NotLines {

@@ -380,6 +380,7 @@ func (l *lowering) readElem(v, k string) []src {
 func (l *lowering) call(n *sitter.Node) []src {
 	c := dataflow.Call{Line: line(n.StartPosition())}
 	var args *sitter.Node
+	var recvVals []src // the receiver's value, for a method call
 	switch n.Kind() {
 	case "function_call_expression":
 		fn := n.ChildByFieldName("function")
@@ -404,10 +405,11 @@ func (l *lowering) call(n *sitter.Node) []src {
 			switch recv.Kind() {
 			case "variable_name":
 				c.Receiver = varName(l.text(recv))
+				recvVals = l.expr(recv)
 			case "name", "qualified_name", "relative_scope":
 				c.Receiver = lastName(l.text(recv))
 			default:
-				l.expr(recv)
+				recvVals = l.expr(recv)
 			}
 		}
 		if nm := n.ChildByFieldName("name"); nm != nil && nm.Kind() == "name" {
@@ -463,6 +465,12 @@ func (l *lowering) call(n *sitter.Node) []src {
 		l.f.Nodes[id].Call = ci
 		c.Args = append(c.Args, id)
 		res = append(res, src{from: id, kind: dataflow.CallEdge})
+	}
+	// The receiver's value reaches the result of a call whose callee is not
+	// known ($date->format(), $stmt->fetchAll()); the walk passes a resolved
+	// call's inputs through its callee instead.
+	for _, v := range recvVals {
+		res = append(res, src{from: v.from, kind: dataflow.CallEdge})
 	}
 	c.Result = l.node(n, "call", loc, res)
 	l.f.Nodes[c.Result].Call = ci

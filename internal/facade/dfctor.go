@@ -1,0 +1,99 @@
+// This file links object creation to constructors for the data-flow engine:
+// the graph states `new X(...)` as an instantiates edge to class X, while
+// the engine follows arguments into a callee's parameters, so the edge is
+// read as a call of X's constructor (declared in X or inherited).
+
+package facade
+
+import (
+	"context"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
+	"github.com/ragraf/ragraf/internal/fact"
+)
+
+// maxCtorDepth bounds the walk up the extends chain to a constructor.
+const maxCtorDepth = 8
+
+// ctorLinks turns instantiates edges into links to the constructors they
+// run; a class without a constructor in its chain gives no link.
+func (d *dfEnv) ctorLinks(ctx context.Context, es []fact.Edge) ([]dataflow.Link, error) {
+	var out []dataflow.Link
+	for _, e := range es {
+		ctor, err := d.ctorOf(ctx, e.To, 0)
+		if err != nil {
+			return nil, err
+		}
+		if ctor == "" {
+			continue
+		}
+		out = append(out, dataflow.Link{Caller: e.From, Callee: ctor, Line: e.EvidenceLine, Name: "__construct",
+			Provenance: string(e.Provenance), Confidence: e.Confidence})
+	}
+	return out, nil
+}
+
+// ctorOf returns the id of the constructor that `new` of class runs, or "".
+func (d *dfEnv) ctorOf(ctx context.Context, class string, depth int) (string, error) {
+	if d.ctors == nil {
+		d.ctors = map[string]string{}
+	}
+	if c, ok := d.ctors[class]; ok {
+		return c, nil
+	}
+	d.ctors[class] = "" // a cycle in extends ends here
+	g := d.snap.graph
+	kids, err := g.EdgesFrom(ctx, class, []fact.EdgeKind{fact.Contains})
+	if err != nil {
+		return "", storeError(err)
+	}
+	var ids []string
+	for _, e := range kids {
+		ids = append(ids, e.To)
+	}
+	if len(ids) > 0 {
+		byID, err := g.NodesByID(ctx, ids)
+		if err != nil {
+			return "", storeError(err)
+		}
+		for _, id := range ids {
+			if n := byID[id]; n.Kind == fact.Method && fact.Lower(n.Name) == "__construct" {
+				d.ctors[class] = id
+				return id, nil
+			}
+		}
+	}
+	if depth >= maxCtorDepth {
+		return "", nil
+	}
+	parents, err := g.EdgesFrom(ctx, class, []fact.EdgeKind{fact.Extends})
+	if err != nil {
+		return "", storeError(err)
+	}
+	for _, p := range parents {
+		c, err := d.ctorOf(ctx, p.To, depth+1)
+		if err != nil || c != "" {
+			d.ctors[class] = c
+			return c, err
+		}
+	}
+	return "", nil
+}
+
+// ctorCallers are the links into constructor ctor from every `new` of its
+// class (and of subclasses that inherit it are left out: their own class is
+// what the edge names, found when their constructor is asked for).
+func (d *dfEnv) ctorCallers(ctx context.Context, ctor string) ([]dataflow.Link, error) {
+	n, ok, err := d.snap.graph.Node(ctx, ctor)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if !ok || n.Kind != fact.Method || fact.Lower(n.Name) != "__construct" || n.Parent == "" {
+		return nil, nil
+	}
+	es, err := d.snap.graph.EdgesToAny(ctx, []string{n.Parent}, []fact.EdgeKind{fact.Instantiates})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return d.ctorLinks(ctx, es)
+}
