@@ -2,9 +2,9 @@
 // installed and embeds text with it, as model2vec's StaticModel.encode does:
 // no network, no runtime, one table lookup per token.
 //
-// A model is a directory with model.safetensors (an "embeddings" tensor of
-// F32 or F16, [vocab, dim]; optionally "weights", float [vocab], a factor per
-// token, and "mapping", an integer [vocab] from token id to embedding row),
+// A model is a directory with model.safetensors (an "embeddings" tensor,
+// F32, F16, F64 or I8, [vocab, dim]; optionally "weights", a float factor
+// per token id, and "mapping", an integer per token id naming its row),
 // tokenizer.json (read by internal/embed/tokenizer) and config.json (its
 // "normalize" is honoured; model2vec's default is false).
 //
@@ -289,11 +289,19 @@ func readSafetensors(b []byte) (map[string]tensor, error) {
 	return out, nil
 }
 
-var dtypeSize = map[string]int64{"F64": 8, "F32": 4, "F16": 2, "I64": 8, "I32": 4}
+var dtypeSize = map[string]int64{"F64": 8, "F32": 4, "F16": 2, "I8": 1, "I64": 8, "I32": 4}
 
-// floats decodes an F64, F32 or F16 tensor.
+// floats decodes an F64, F32, F16 or I8 tensor; int8 values are taken as
+// they are, as model2vec does (the scale of a quantised table does not
+// survive normalisation).
 func (t tensor) floats() ([]float32, error) {
 	switch t.dtype {
+	case "I8":
+		out := make([]float32, len(t.data))
+		for i, b := range t.data {
+			out[i] = float32(int8(b))
+		}
+		return out, nil
 	case "F64":
 		out := make([]float32, len(t.data)/8)
 		for i := range out {
@@ -313,7 +321,7 @@ func (t tensor) floats() ([]float32, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("dtype %s is not a float type this reader knows (F64, F32, F16)", t.dtype)
+	return nil, fmt.Errorf("dtype %s is not a float type this reader knows (F64, F32, F16, I8)", t.dtype)
 }
 
 // ints decodes an I64 or I32 tensor.

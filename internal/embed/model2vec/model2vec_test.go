@@ -48,6 +48,10 @@ func writeSafetensors(t *testing.T, path string, tensors map[string]testTensor) 
 			for _, v := range tt.floats {
 				data = binary.LittleEndian.AppendUint16(data, floatToHalf(t, v))
 			}
+		case "I8":
+			for _, v := range tt.floats {
+				data = append(data, byte(int8(v)))
+			}
 		case "I64":
 			for _, v := range tt.ints {
 				data = binary.LittleEndian.AppendUint64(data, uint64(v))
@@ -114,12 +118,12 @@ func wordPieceJSON(vocab []string) []byte {
 
 var testVocab = []string{"[UNK]", "[CLS]", "[SEP]", "hello", "world", "##s", "save", "prefs"}
 
-// rows gives token i the row (i+1, -(i+1)·0.5, 2, i) so that every mean
-// is easy to compute by hand.
+// rows gives token i the row (2(i+1), -(i+1), 2, i): integers, exact in
+// every dtype, and a mean easy to compute by hand.
 func rows(n int) []float64 {
 	var out []float64
 	for i := 0; i < n; i++ {
-		out = append(out, float64(i+1), -float64(i+1)*0.5, 2, float64(i))
+		out = append(out, 2*float64(i+1), -float64(i+1), 2, float64(i))
 	}
 	return out
 }
@@ -188,7 +192,7 @@ func near(a, b []float32) bool {
 }
 
 func TestModel2VecMeanOfTokenRows(t *testing.T) {
-	for _, dtype := range []string{"F32", "F16", "F64"} {
+	for _, dtype := range []string{"F32", "F16", "F64", "I8"} {
 		t.Run(dtype, func(t *testing.T) {
 			m, err := Load(writeModel(t, wordPieceJSON(testVocab), `{"normalize": true}`, embeddings(dtype, len(testVocab))))
 			if err != nil {
