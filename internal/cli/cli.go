@@ -23,6 +23,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
@@ -128,6 +129,7 @@ func newRootCmd(io IO) *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&g.Project, "project", "", "project directory or its project.yaml (default: the current directory)")
 	cmd.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "log progress to stderr")
+	cmd.PersistentFlags().StringVar(&sentence.LibFlag, "ort-lib", "", "the ONNX Runtime shared library for sentence models (default $RAGRAF_ORT_LIB, the system's, the cache's)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	cmd.AddCommand(
 		newInitCmd(io, g),

@@ -14,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/rev"
 )
 
@@ -24,6 +25,7 @@ type indexOptions struct {
 	Parallelism int
 	CPUProfile  string
 	MemProfile  string
+	NoEmbed     bool
 }
 
 func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
@@ -38,6 +40,7 @@ func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a machine-readable summary")
 	cmd.Flags().IntVarP(&opts.Parallelism, "jobs", "j", 0, "extraction workers (default: number of CPUs)")
+	cmd.Flags().BoolVar(&opts.NoEmbed, "no-embed", false, "do not run the sentence model: only vectors already in the vector cache")
 	cmd.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the build to this file")
 	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile (allocations of the whole build) to this file")
 	return cmd
@@ -63,10 +66,18 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	}
 	log, closeLog := opts.Global.logger(opts.IO, root)
 	defer closeLog()
-	bo := rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log}
-	var bar *progressbar.ProgressBar
-	var once sync.Once
+	bo := rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log, NoEmbed: opts.NoEmbed}
+	var bar, ebar *progressbar.ProgressBar
+	var once, eonce sync.Once
 	if opts.IO.IsTerm && !opts.JSON {
+		bo.EmbedProgress = func(done, total int) {
+			eonce.Do(func() {
+				ebar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.Err),
+					progressbar.OptionSetDescription("embedding"), progressbar.OptionShowCount(),
+					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+			})
+			_ = ebar.Set(done)
+		}
 		bo.Progress = func(done, total int) {
 			once.Do(func() {
 				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(opts.IO.Err),
@@ -96,8 +107,14 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	if ebar != nil {
+		_ = ebar.Finish()
+	}
 	if err != nil {
 		log.Error("index failed", "err", err.Error())
+		if cfg.Embeddings.Model != "" && cfg.Embeddings.Model != config.StaticModel && cmd.Context().Err() != nil {
+			fmt.Fprintln(opts.IO.Err, "interrupted; the vectors embedded so far are in the vector cache: ragraf index resumes from there")
+		}
 		return err
 	}
 	elapsed := time.Since(start)
@@ -111,5 +128,8 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	fmt.Fprintf(opts.IO.Out, "%s: %d files (%d parsed, %d partial, %d failed, %d skipped), %d nodes, %d edges, %d text chunks in %.2fs\n",
 		info.Rev, info.FilesTotal, info.Files["parsed"], info.Files["partial"], info.Files["failed"], info.Files["skipped"],
 		info.Nodes, info.Edges, info.Chunks, elapsed.Seconds())
+	if v := info.Vectors; v != nil {
+		fmt.Fprintf(opts.IO.Out, "vectors (%s): %d texts, %d from the vector cache, %d embedded, %d missing\n", v.Model, v.Texts, v.Cached, v.Embedded, v.Missing)
+	}
 	return nil
 }

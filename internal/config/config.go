@@ -64,8 +64,11 @@ type DataFlowConfig struct {
 	MaxMS            int  `yaml:"max_ms" json:"max_ms"`
 }
 
-// EmbeddingsConfig names a local embedding model. An empty Model means no
-// vectors: search is lexical only.
+// EmbeddingsConfig names the embedding model. An empty Model means no
+// vectors: search is lexical only. StaticModel trains one on the project;
+// any other name is an ONNX sentence model installed by `ragraf model pull`
+// (or in Path, a directory holding model.onnx and tokenizer.json); Dim, when
+// set, is checked against the model's vectors.
 type EmbeddingsConfig struct {
 	Model string `yaml:"model" json:"model"`
 	Path  string `yaml:"path" json:"path"`
@@ -261,14 +264,8 @@ func checkRange(v, lo, hi int64) string {
 const StaticModel = "static:project"
 
 func checkEmbeddings(e EmbeddingsConfig) string {
-	if e.Model == "" || e.Model == StaticModel {
-		return ""
-	}
-	if e.Path == "" {
-		return fmt.Sprintf("model %q needs embeddings.path, the directory holding the local model files", e.Model)
-	}
-	if e.Dim <= 0 {
-		return fmt.Sprintf("model %q needs embeddings.dim, its vector size (e.g. 384)", e.Model)
+	if strings.ContainsAny(e.Model, " \t\n") {
+		return fmt.Sprintf("model %q: a model name has no spaces, e.g. paraphrase-multilingual-MiniLM-L12-v2 (see ragraf model list)", e.Model)
 	}
 	return ""
 }

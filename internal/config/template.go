@@ -98,11 +98,13 @@ embeddings:
   # similar); "" means lexical search only. "static:project" trains a small
   # model on the project at index time (no files needed; it adds about as much
   # CPU as the rest of the build on WordPress, and its measured quality is in
-  # docs/accuracy.md). Example of a local model:
+  # docs/accuracy.md). Any other name is an ONNX sentence model that
+  # "ragraf model pull NAME" installed in the user's cache directory, run by
+  # ONNX Runtime (--ort-lib, $RAGRAF_ORT_LIB or the system's), e.g.
   # model: "paraphrase-multilingual-MiniLM-L12-v2"
   model: ""
-  # Directory holding the model files (required when model is set).
+  # Directory holding model.onnx and tokenizer.json instead of the cache.
   path: ""
-  # Vector size of the model, e.g. 384 (required when model is set; 0 to 65536).
+  # Vector size of the model, e.g. 384; when set, checked (0 to 65536).
   dim: 0
 `

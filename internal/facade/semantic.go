@@ -1,15 +1,18 @@
 // This file defines the semantic and hybrid modes of search: the query's
-// vector against the symbols' (internal/embed), and the reciprocal rank
-// fusion of that list with the lexical one.
+// vector (the static model's, or a sentence model's run here through ONNX
+// Runtime) against the symbols' and doc sections' (internal/embed), and the
+// reciprocal rank fusion of that list with the lexical one.
 
 package facade
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/embed"
+	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
 )
@@ -18,7 +21,8 @@ import (
 const rrfK = 60
 
 // searchMode runs the mode res names, or lexical search with res.Fallback
-// saying why when the revision has no vectors.
+// saying why when the revision has no vectors or its model cannot embed the
+// query here.
 func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArgs, match string, res *SearchResult) ([]Hit, error) {
 	if res.Mode == "lexical" {
 		return s.lexical(ctx, snap, args, match)
@@ -27,12 +31,17 @@ func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArg
 	if err != nil {
 		return nil, storeError(err)
 	}
+	var q []float32
 	if vec == nil {
 		res.Fallback = res.Mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
+	} else if q, err = queryVector(ctx, vec, args.Query); err != nil {
+		res.Fallback = res.Mode + " search could not embed the query (" + err.Error() + "); lexical search ran instead"
+	}
+	if res.Fallback != "" {
 		res.Mode = "lexical"
 		return s.lexical(ctx, snap, args, match)
 	}
-	sem, err := s.semantic(ctx, snap, vec, embed.Query(vec, args.Query), "", args.Kind, args.PathGlob)
+	sem, err := s.semantic(ctx, snap, vec, q, "", args.Kind, args.PathGlob)
 	if err != nil || res.Mode == "semantic" {
 		return sem, err
 	}
@@ -69,14 +78,47 @@ func (s *Service) expanded(ctx context.Context, snap *snapshot, vec *lexvec.Vect
 	return s.lexicalMatch(ctx, snap, args, strings.Join(parts, " OR "))
 }
 
-// semantic ranks up to candidates symbols by their vectors' cosine with q,
-// filtered by kind and glob; skip is left out. Text kinds have no vectors.
+// queryVector embeds the query with the revision's model: the static one
+// from its word vectors, a sentence model by loading it (once per process)
+// from the user's cache; nil when no word of the query is known.
+func queryVector(ctx context.Context, vec *lexvec.Vectors, query string) ([]float32, error) {
+	name, ok := strings.CutPrefix(vec.Model, "onnx:")
+	if !ok {
+		return embed.Query(vec, query), nil
+	}
+	if i := strings.LastIndexByte(name, '@'); i >= 0 {
+		name = name[:i]
+	}
+	inst, err := sentence.Resolve(name, "")
+	if err != nil {
+		return nil, err
+	}
+	if inst.ID() != vec.Model {
+		return nil, fmt.Errorf("the installed %s is %s, the revision's vectors come from %s: reindex", name, inst.ID(), vec.Model)
+	}
+	m, err := sentence.Load(inst)
+	if err != nil {
+		return nil, err
+	}
+	out, err := m.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// semantic ranks up to candidates symbols and doc sections by their
+// vectors' cosine with q, filtered by kind and glob; skip is left out.
 func (s *Service) semantic(ctx context.Context, snap *snapshot, vec *lexvec.Vectors, q []float32, skip, kind, glob string) ([]Hit, error) {
 	hits := []Hit{}
-	if q == nil || isTextKind(kind) {
+	if q == nil {
 		return hits, nil
 	}
-	near := embed.Nearest(vec, q, len(vec.IDs), skip)
+	k := len(vec.IDs) // filters may drop any number: rank them all
+	if kind == "" && glob == "" {
+		k = candidates + 1 // + skip
+	}
+	near := embed.Nearest(vec, q, k, skip)
 	for start := 0; start < len(near) && len(hits) < candidates; start += candidates {
 		part := near[start:min(start+candidates, len(near))]
 		ids := make([]string, len(part))
@@ -87,12 +129,31 @@ func (s *Service) semantic(ctx context.Context, snap *snapshot, vec *lexvec.Vect
 		if err != nil {
 			return nil, storeError(err)
 		}
-		for _, h := range part {
-			n, ok := nodes[h.ID]
-			if !ok || (kind != "" && string(n.Kind) != kind) || !globMatch(glob, n.Path) {
-				continue
+		var rest []string
+		for _, id := range ids {
+			if _, ok := nodes[id]; !ok {
+				rest = append(rest, id)
 			}
-			hits = append(hits, semanticHit(n, h.Score))
+		}
+		var chunks map[string]fact.TextChunk
+		if len(rest) > 0 {
+			if chunks, err = snap.lex.ChunksByID(ctx, rest); err != nil {
+				return nil, storeError(err)
+			}
+		}
+		for _, h := range part {
+			if n, ok := nodes[h.ID]; ok {
+				if (kind != "" && string(n.Kind) != kind) || !globMatch(glob, n.Path) {
+					continue
+				}
+				hits = append(hits, semanticHit(n, h.Score))
+			} else if c, ok := chunks[h.ID]; ok {
+				if (kind != "" && c.Kind != kind) || !globMatch(glob, c.Path) {
+					continue
+				}
+				hits = append(hits, Hit{Type: "text", ID: c.ID, Kind: c.Kind, NodeID: c.NodeID, Path: c.Path, Line: c.StartLine, EndLine: c.EndLine,
+					Score: Score{KindBoost: 1, ExactBoost: 1, Semantic: round6(h.Score), Total: round6(h.Score)}})
+			}
 			if len(hits) == candidates {
 				break
 			}

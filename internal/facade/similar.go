@@ -83,7 +83,7 @@ func (s *Service) Similar(ctx context.Context, args SimilarArgs) (*Envelope, err
 		res.Fallback = "similar needs vectors, which this revision does not have (" + vectorReason(snap) + ")"
 	case vec.Symbol(t.ID) == nil:
 		res.Model = vec.Model
-		res.Fallback = "the target has no vector: none of its words is in the model's vocabulary"
+		res.Fallback = "the target has no vector (none of its words is in the static model's vocabulary, or its text was not embedded)"
 	default:
 		res.Model = vec.Model
 		if hits, err = s.semantic(ctx, snap, vec, vec.Symbol(t.ID), t.ID, "", ""); err != nil {

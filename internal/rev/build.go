@@ -64,6 +64,11 @@ type Options struct {
 	// "recorded" (rev_history row appended), "published" (CURRENT switched).
 	// Crash tests kill the process there.
 	Hook func(stage string)
+	// NoEmbed skips running the sentence model (`index --no-embed`): the
+	// revision gets only the vectors the vector cache already has.
+	NoEmbed bool
+	// EmbedProgress, when set, is called as texts are embedded.
+	EmbedProgress func(done, total int)
 	// Archive, set by `reindex --commit`, archives the parent revision's
 	// drift ledger with a report once the new revision is published
 	// (archive.go).
@@ -87,6 +92,9 @@ func (o *Options) SetDefaults() {
 	if o.Hook == nil {
 		o.Hook = func(string) {}
 	}
+	if o.EmbedProgress == nil {
+		o.EmbedProgress = func(int, int) {}
+	}
 }
 
 // Capability says what the revision can answer (the envelope's capability).
@@ -96,7 +104,10 @@ type Capability struct {
 	Vectors  bool   `json:"vectors"`
 	// VectorModel names the model the vectors come from, e.g. static:project.
 	VectorModel string `json:"vector_model,omitempty"`
-	Reason      string `json:"reason,omitempty"`
+	// VectorsDone is the share of texts with a vector when it is below 1
+	// (vectors partial: embedding skipped or the model could not run).
+	VectorsDone float64 `json:"vectors_done,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
 }
 
 // Info is rev.json: what a revision is and how it was built.
@@ -116,6 +127,7 @@ type Info struct {
 	Chunks        int            `json:"chunks"`
 	Unresolved    int            `json:"unresolved"`
 	Reused        int            `json:"reused"` // files whose extraction came from the cache
+	Vectors       *VectorStats   `json:"vectors,omitempty"`
 }
 
 // fileResult is what one corpus file yields. cache.go stores every field:
@@ -322,6 +334,7 @@ func gitHead(ctx context.Context, root string) string {
 // write runs the pipeline and writes the store files into dir.
 func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	walkStart := time.Now()
+	vb := newVectorBuild(opts)
 	// read the extraction cache while the tree is walked
 	cached := make(chan extractCache, 1)
 	go func() { cached <- loadCache(opts) }()
@@ -376,7 +389,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	// with what extraction alone gives while resolution runs (fullWrite).
 	var early *fullWrite
 	if opts.Full || info.ParentRev == "" {
-		early = startFullWrite(ctx, opts.Config, dir, rows, snapshot, chunks, nodes)
+		early = startFullWrite(ctx, vb, dir, rows, snapshot, chunks, nodes)
 		defer early.abandon()
 	}
 	// the domain is linked beside the resolution: both only read nodes and refs
@@ -419,13 +432,14 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	digests := sync.OnceValue(func() *rowDigests { return <-dch })
 	if early != nil {
 		err = early.finish(&gc)
-	} else if !updateStores(ctx, opts, dir, info.ParentRev, gc, chunks, digests) {
-		err = writeStores(ctx, opts.Config, dir, gc, chunks)
+	} else if !updateStores(ctx, opts, vb, dir, info.ParentRev, gc, chunks, digests) {
+		err = writeStores(ctx, vb, dir, gc, chunks)
 	}
 	if err != nil {
 		digests()
 		return err
 	}
+	vb.apply(&info.Capability, info)
 	if err := writeDigests(dir, digests()); err != nil {
 		return fmt.Errorf("writing row digests: %w", err)
 	}
@@ -437,8 +451,8 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 }
 
 // writeStores writes both stores in full.
-func writeStores(ctx context.Context, cfg config.Config, dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	return startFullWrite(ctx, cfg, dir, gc.Files, gc.Snapshot, chunks, gc.Nodes).finish(&gc)
+func writeStores(ctx context.Context, vb *vectorBuild, dir string, gc graph.Content, chunks []fact.TextChunk) error {
+	return startFullWrite(ctx, vb, dir, gc.Files, gc.Snapshot, chunks, gc.Nodes).finish(&gc)
 }
 
 // fullWrite writes both stores from scratch, one goroutine per file: they are
@@ -454,14 +468,14 @@ type fullWrite struct {
 	gc    *graph.Content
 	g     errgroup.Group
 	once  sync.Once
-	cfg   config.Config // for the vectors (trainVectors)
+	vb    *vectorBuild
 }
 
 // errAbandoned ends a full write whose build failed before finish.
 var errAbandoned = errors.New("store write abandoned")
 
-func startFullWrite(ctx context.Context, cfg config.Config, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
-	w := &fullWrite{ready: make(chan struct{}), cfg: cfg}
+func startFullWrite(ctx context.Context, vb *vectorBuild, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
+	w := &fullWrite{ready: make(chan struct{}), vb: vb}
 	w.g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
 		if err != nil {
@@ -550,7 +564,11 @@ func (w *fullWrite) lexvec(ctx context.Context, lw *lexvec.Writer, chunks []fact
 	if err := lw.Symbols(ctx, gc.Nodes); err != nil {
 		return err
 	}
-	return lw.Vectors(ctx, trainVectors(w.cfg, gc.Nodes, chunks))
+	vec, err := w.vb.vectors(ctx, gc.Nodes, chunks)
+	if err != nil {
+		return err
+	}
+	return lw.Vectors(ctx, vec)
 }
 
 // finish hands over the content resolution completed and waits for both
@@ -608,25 +626,16 @@ func capability(rows []graph.File, cfg config.Config) Capability {
 	if !cfg.DataFlow.Enabled {
 		c = Capability{Level: "degraded", Reason: "data-flow engine disabled (dataflow.enabled: false in the project's config); "}
 	}
-	if staticVectors(cfg) {
+	switch m := cfg.Embeddings.Model; {
+	case m == config.StaticModel:
 		c.Vectors, c.VectorModel = true, embed.ModelID
-		c.Reason += "vectors come from the static model trained on the project (" + embed.ModelID + "); no ONNX sentence model is installed"
-	} else {
+		c.Reason += "vectors come from the static model trained on the project (" + embed.ModelID + "); no ONNX sentence model is configured"
+	case m != "":
+		c.Reason += vectorReasonMark + "not computed yet (sentence model " + m + ")"
+	default:
 		c.Reason += "no embedding model configured (embeddings.model; \"" + config.StaticModel + "\" trains one on the project): search is lexical"
 	}
 	return c
-}
-
-// staticVectors reports whether the build trains the static model.
-func staticVectors(cfg config.Config) bool { return cfg.Embeddings.Model == config.StaticModel }
-
-// trainVectors trains the static model when the config asks for it; nil
-// (no vectors) otherwise.
-func trainVectors(cfg config.Config, nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
-	if !staticVectors(cfg) {
-		return nil
-	}
-	return embed.Train(nodes, chunks)
 }
 
 func ragrafVersion() string { return version.Version }

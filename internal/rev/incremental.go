@@ -32,7 +32,7 @@ import (
 // updateStores tries the incremental write of both stores into dir from the
 // parent revision. It reports false (and leaves no store file in dir) when
 // the caller must write them in full.
-func updateStores(ctx context.Context, opts Options, dir, parent string, gc graph.Content, chunks []fact.TextChunk, next func() *rowDigests) bool {
+func updateStores(ctx context.Context, opts Options, vb *vectorBuild, dir, parent string, gc graph.Content, chunks []fact.TextChunk, next func() *rowDigests) bool {
 	if parent == "" {
 		return false
 	}
@@ -62,12 +62,15 @@ func updateStores(ctx context.Context, opts Options, dir, parent string, gc grap
 		if err := copyFile(filepath.Join(src, LexvecDB), dst); err != nil {
 			return err
 		}
-		var err error
 		var lp *lexvec.Digests
 		if prev != nil {
 			lp = prev.Lex
 		}
-		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, trainVectors(opts.Config, gc.Nodes, chunks), lp, next().Lex); err != nil {
+		vec, err := vb.vectors(ctx, gc.Nodes, chunks)
+		if err != nil {
+			return err
+		}
+		if lw, ld, err = lexvec.Update(ctx, dst, chunks, gc.Nodes, vec, lp, next().Lex); err != nil {
 			return err
 		}
 		return syncFile(dst)

@@ -11,7 +11,10 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"sync"
 
+	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 )
 
@@ -26,7 +29,30 @@ type Vectors struct {
 	IDs         []string // sorted
 	SymVecs     []float32
 
-	index map[string]int
+	index     map[string]int
+	signsOnce sync.Once
+	signs     []uint64
+}
+
+// Signs returns the sign bits of the symbol vectors, row i at
+// [i*words, (i+1)*words), bit d set when dimension d is positive: the
+// binary vectors of the first stage of a large search. They are derived
+// from SymVecs once, on first use.
+func (v *Vectors) Signs() (bits []uint64, words int) {
+	words = (v.Dim + 63) / 64
+	v.signsOnce.Do(func() {
+		v.signs = make([]uint64, len(v.IDs)*words)
+		for i := range v.IDs {
+			row := v.SymVecs[i*v.Dim : (i+1)*v.Dim]
+			out := v.signs[i*words : (i+1)*words]
+			for d, x := range row {
+				if x > 0 {
+					out[d/64] |= 1 << (d % 64)
+				}
+			}
+		}
+	})
+	return v.signs, words
 }
 
 // Index prepares Lookup; call it once after filling Words.
@@ -97,6 +123,26 @@ func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors) error {
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('vector_model', ?), ('vector_dim', ?)`, v.Model, strconv.Itoa(v.Dim))
 	return err
+}
+
+// ChunksByID returns the chunks with the given ids, by id.
+func (s *Store) ChunksByID(ctx context.Context, ids []string) (map[string]fact.TextChunk, error) {
+	out := make(map[string]fact.TextChunk, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		part := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		cs, err := s.chunks(ctx, `SELECT id, node_id, kind, path, start_line, end_line, text FROM chunk WHERE id IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cs {
+			out[c.ID] = c
+		}
+	}
+	return out, nil
 }
 
 // Vectors writes the vector model; nil writes none.
