@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -16,27 +18,34 @@ type model interface {
 	vocab() []string // id → piece
 }
 
+// modelConfig is the model section of tokenizer.json, read once: the vocab
+// is kept raw and decoded by the model it belongs to.
+type modelConfig struct {
+	Type                    string          `json:"type"`
+	Vocab                   json.RawMessage `json:"vocab"`
+	Merges                  json.RawMessage `json:"merges"`
+	UnkToken                *string         `json:"unk_token"`
+	ContinuingSubwordPrefix *string         `json:"continuing_subword_prefix"`
+	MaxInputCharsPerWord    *int            `json:"max_input_chars_per_word"`
+	UnkID                   *int            `json:"unk_id"`
+	ByteFallback            bool            `json:"byte_fallback"`
+}
+
 func buildModel(raw json.RawMessage) (model, error) {
-	var head struct {
-		Type                    string          `json:"type"`
-		Vocab                   json.RawMessage `json:"vocab"`
-		Merges                  json.RawMessage `json:"merges"`
-		ContinuingSubwordPrefix *string         `json:"continuing_subword_prefix"`
-		MaxInputCharsPerWord    *int            `json:"max_input_chars_per_word"`
-	}
-	if err := json.Unmarshal(raw, &head); err != nil {
+	var c modelConfig
+	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	typ := head.Type
+	typ := c.Type
 	if typ == "" {
 		// older files carry no type; infer it as Hugging Face's untagged
 		// deserialisation does
 		switch {
-		case len(head.Vocab) > 0 && head.Vocab[0] == '[':
+		case len(c.Vocab) > 0 && c.Vocab[0] == '[':
 			typ = "Unigram"
-		case len(head.Merges) > 0:
+		case len(c.Merges) > 0:
 			typ = "BPE"
-		case head.ContinuingSubwordPrefix != nil || head.MaxInputCharsPerWord != nil:
+		case c.ContinuingSubwordPrefix != nil || c.MaxInputCharsPerWord != nil:
 			typ = "WordPiece"
 		default:
 			return nil, fmt.Errorf("model: no type and not recognisable")
@@ -44,9 +53,9 @@ func buildModel(raw json.RawMessage) (model, error) {
 	}
 	switch typ {
 	case "WordPiece":
-		return buildWordPiece(raw)
+		return buildWordPiece(c)
 	case "Unigram":
-		return buildUnigram(raw)
+		return buildUnigram(c)
 	}
 	return nil, unsupported("model", typ)
 }
@@ -60,18 +69,22 @@ type wordPiece struct {
 	maxChars int
 }
 
-func buildWordPiece(raw json.RawMessage) (*wordPiece, error) {
-	c := struct {
-		Vocab    map[string]int `json:"vocab"`
-		Unk      string         `json:"unk_token"`
-		Prefix   string         `json:"continuing_subword_prefix"`
-		MaxChars int            `json:"max_input_chars_per_word"`
-	}{Unk: "[UNK]", Prefix: "##", MaxChars: 100}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("model WordPiece: %w", err)
+func buildWordPiece(c modelConfig) (*wordPiece, error) {
+	var vocab map[string]int
+	if err := json.Unmarshal(c.Vocab, &vocab); err != nil {
+		return nil, fmt.Errorf("model WordPiece: vocab: %w", err)
 	}
-	m := &wordPiece{ids: c.Vocab, unk: -1, prefix: c.Prefix, maxChars: c.MaxChars}
-	for tok, id := range c.Vocab {
+	m := &wordPiece{ids: vocab, unk: -1, unkToken: "[UNK]", prefix: "##", maxChars: 100}
+	if c.UnkToken != nil {
+		m.unkToken = *c.UnkToken
+	}
+	if c.ContinuingSubwordPrefix != nil {
+		m.prefix = *c.ContinuingSubwordPrefix
+	}
+	if c.MaxInputCharsPerWord != nil {
+		m.maxChars = *c.MaxInputCharsPerWord
+	}
+	for tok, id := range vocab {
 		if id < 0 || id > 1<<24 {
 			return nil, fmt.Errorf("model WordPiece: id %d of %q out of range", id, tok)
 		}
@@ -80,8 +93,7 @@ func buildWordPiece(raw json.RawMessage) (*wordPiece, error) {
 		}
 		m.pieces[id] = tok
 	}
-	m.unkToken = c.Unk
-	if id, ok := c.Vocab[c.Unk]; ok {
+	if id, ok := vocab[m.unkToken]; ok {
 		m.unk = id
 	}
 	// else LoadBytes looks for it among the added tokens
@@ -136,39 +148,20 @@ type unigram struct {
 	byteIDs      [256]int // <0xXX> pieces, -1 when absent
 }
 
-func buildUnigram(raw json.RawMessage) (*unigram, error) {
-	var c struct {
-		UnkID        *int              `json:"unk_id"`
-		Vocab        []json.RawMessage `json:"vocab"`
-		ByteFallback bool              `json:"byte_fallback"`
+func buildUnigram(c modelConfig) (*unigram, error) {
+	pieces, scores, err := parseUnigramVocab(c.Vocab)
+	if err != nil {
+		return nil, fmt.Errorf("model Unigram: vocab: %w", err)
 	}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return nil, fmt.Errorf("model Unigram: %w", err)
-	}
-	if len(c.Vocab) == 0 {
+	if len(pieces) == 0 {
 		return nil, fmt.Errorf("model Unigram: empty vocabulary")
 	}
-	m := &unigram{ids: make(map[string]int, len(c.Vocab)), pieces: make([]string, len(c.Vocab)),
-		scores: make([]float64, len(c.Vocab)), unk: -1, byteFallback: c.ByteFallback}
+	m := &unigram{ids: make(map[string]int, len(pieces)), pieces: pieces, scores: scores, unk: -1, byteFallback: c.ByteFallback}
 	minScore := math.Inf(1)
-	for i, r := range c.Vocab {
-		var pair [2]json.RawMessage
-		if err := json.Unmarshal(r, &pair); err != nil {
-			return nil, fmt.Errorf("model Unigram: vocab entry %d: %w", i, err)
-		}
-		var p string
-		var s float64
-		if err := json.Unmarshal(pair[0], &p); err != nil {
-			return nil, fmt.Errorf("model Unigram: vocab entry %d: %w", i, err)
-		}
-		if err := json.Unmarshal(pair[1], &s); err != nil {
-			return nil, fmt.Errorf("model Unigram: vocab entry %d: %w", i, err)
-		}
-		m.pieces[i], m.scores[i] = p, s
-		if _, dup := m.ids[p]; !dup {
-			m.ids[p] = i
-		}
-		minScore = min(minScore, s)
+	for i, p := range pieces {
+		// a repeated piece maps to its last id, as in Hugging Face
+		m.ids[p] = i
+		minScore = min(minScore, scores[i])
 		m.maxPieceLen = max(m.maxPieceLen, len(p))
 	}
 	m.unkScore = minScore - 10
@@ -282,4 +275,87 @@ func (m *unigram) unknown(dst []int, text string) []int {
 		}
 	}
 	return append(dst, m.unk)
+}
+
+// parseUnigramVocab reads [["piece", score], ...] in one pass: the vocab
+// of a multilingual model has 250,000 entries, and decoding each through
+// encoding/json costs seconds.
+func parseUnigramVocab(b []byte) ([]string, []float64, error) {
+	var pieces []string
+	var scores []float64
+	i := 0
+	ws := func() {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+	}
+	expect := func(c byte) error {
+		ws()
+		if i >= len(b) || b[i] != c {
+			return fmt.Errorf("entry %d: expected %q at byte %d", len(pieces), c, i)
+		}
+		i++
+		return nil
+	}
+	if err := expect('['); err != nil {
+		return nil, nil, err
+	}
+	if ws(); i < len(b) && b[i] == ']' {
+		return nil, nil, nil
+	}
+	for {
+		if err := expect('['); err != nil {
+			return nil, nil, err
+		}
+		if err := expect('"'); err != nil {
+			return nil, nil, err
+		}
+		start, escaped := i-1, false
+		for i < len(b) && b[i] != '"' {
+			if b[i] == '\\' {
+				escaped = true
+				i++
+			}
+			i++
+		}
+		if i >= len(b) {
+			return nil, nil, fmt.Errorf("entry %d: unterminated string", len(pieces))
+		}
+		i++
+		raw := b[start:i]
+		var piece string
+		if escaped || !utf8.Valid(raw) {
+			if err := json.Unmarshal(raw, &piece); err != nil {
+				return nil, nil, fmt.Errorf("entry %d: %w", len(pieces), err)
+			}
+		} else {
+			piece = string(raw[1 : len(raw)-1])
+		}
+		if err := expect(','); err != nil {
+			return nil, nil, err
+		}
+		ws()
+		numStart := i
+		for i < len(b) && strings.IndexByte("+-0123456789.eE", b[i]) >= 0 {
+			i++
+		}
+		score, err := strconv.ParseFloat(string(b[numStart:i]), 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("entry %d: score: %w", len(pieces), err)
+		}
+		if err := expect(']'); err != nil {
+			return nil, nil, err
+		}
+		pieces = append(pieces, piece)
+		scores = append(scores, score)
+		ws()
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if err := expect(']'); err != nil {
+			return nil, nil, err
+		}
+		return pieces, scores, nil
+	}
 }

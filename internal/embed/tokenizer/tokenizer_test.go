@@ -579,3 +579,41 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	})
 }
+
+// FuzzParseUnigramVocab: the one-pass vocab reader agrees with
+// encoding/json on every input encoding/json reads as [[string, number]...]
+// with exactly two elements per entry (as Hugging Face's (String, f64)),
+// and never panics on the others.
+func FuzzParseUnigramVocab(f *testing.F) {
+	f.Add([]byte(`[["<unk>", 0.0], ["\u2581a\"b\\", -1.5e-3], [ "x" , 2 ]]`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(` [ ["a",-1] , ["b", 1E+2] ] `))
+	f.Add([]byte(`[["a"]]`))
+	f.Add([]byte("[[\"\xff\", 1]]"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pieces, scores, err := parseUnigramVocab(b)
+		var ref [][]json.RawMessage
+		if json.Unmarshal(b, &ref) != nil {
+			return
+		}
+		var wantP []string
+		var wantS []float64
+		for _, e := range ref {
+			if len(e) != 2 {
+				return
+			}
+			var p string
+			var s float64
+			if json.Unmarshal(e[0], &p) != nil || json.Unmarshal(e[1], &s) != nil {
+				return
+			}
+			wantP, wantS = append(wantP, p), append(wantS, s)
+		}
+		if err != nil {
+			t.Fatalf("parseUnigramVocab(%q): %v; encoding/json reads it", b, err)
+		}
+		if !slices.Equal(pieces, wantP) || !slices.Equal(scores, wantS) {
+			t.Fatalf("parseUnigramVocab(%q) = %q %v, want %q %v", b, pieces, scores, wantP, wantS)
+		}
+	})
+}
