@@ -15,8 +15,12 @@ import (
 )
 
 // ragrafBudget is ragraf's call budget per task (pages included), the
-// baseline's.
-const ragrafBudget = baselineBudget
+// baseline's; firstPage is the page size it asks for, the baseline's grep
+// output cut, so both sides see as many items in one call.
+const (
+	ragrafBudget = baselineBudget
+	firstPage    = baselineMaxHits
+)
 
 // cited is one place an answer cites, with its stale mark.
 type cited struct {
@@ -34,8 +38,9 @@ func citedPlaces(v any) []cited { return walkCited(v, false) }
 // not part of what it answers.
 func answerPlaces(v any) []cited { return walkCited(v, true) }
 
-// echoKeys hold what an answer repeats from the question.
-var echoKeys = map[string]bool{"target": true, "targets": true}
+// echoKeys hold what an answer repeats from the question, and the
+// evidence chains of its items (provenance, not answers).
+var echoKeys = map[string]bool{"target": true, "targets": true, "chain": true}
 
 func walkCited(v any, skipEcho bool) []cited {
 	var out []cited
@@ -214,9 +219,9 @@ func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
 		if t.Kind == KindImplementations {
 			op = "implementations"
 		}
-		args = map[string]any{"id": id, "format": "concise"}
+		args = map[string]any{"id": id, "limit": firstPage}
 	case KindTableWrites:
-		op, args = "table_usage", map[string]any{"table": t.Name, "format": "concise"}
+		op, args = "table_usage", map[string]any{"table": t.Name, "limit": firstPage}
 	case KindFileDeclares:
 		op, args = "outline", map[string]any{"path": t.Path}
 	default:

@@ -302,10 +302,12 @@ func TestM2_ChangedDeclsFromDiff(t *testing.T) {
 }
 
 // Two calls in one method are one caller; a call outside any function is
-// its own line.
+// its own line; a project function named like one of PHP's is no task.
 func TestM1_CallerTruthIsTheEnclosingDefinition(t *testing.T) {
 	tr := Truth{
+		Builtins: map[string]bool{"explode": true},
 		Decls: []Decl{
+			{Path: "c.php", Kind: "function", Name: "explode", Line: 1, End: 3},
 			{Path: "a.php", Kind: "method", Name: "target", Scope: "A", Line: 3, End: 5},
 			{Path: "a.php", Kind: "method", Name: "user", Scope: "A", Line: 7, End: 12},
 		},

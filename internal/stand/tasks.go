@@ -167,6 +167,9 @@ func callerTasks(t Truth) []Task {
 		if (d.Kind != "function" && d.Kind != "method") || count[strings.ToLower(d.Name)] != 1 || strings.HasPrefix(d.Name, "__") {
 			continue
 		}
+		if d.Kind == "function" && t.Builtins[strings.ToLower(d.Name)] {
+			continue // its calls by name are PHP's function's too
+		}
 		var ps []Place
 		for _, site := range sites[strings.ToLower(d.Name)+"/"+d.Kind] {
 			ps = append(ps, caller(site))

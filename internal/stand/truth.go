@@ -72,6 +72,8 @@ type Truth struct {
 	Calls []CallSite
 	SQL   []SQLWrite
 	Tags  []Tag // nil when ctags is not installed
+	// Builtins are PHP's own function names, lowercased.
+	Builtins map[string]bool
 	// DefSource names where definitions come from: "ctags" or "php-tokenizer".
 	DefSource string
 }
@@ -107,6 +109,16 @@ func phpFacts(ctx context.Context, root string, paths []string) (Truth, error) {
 			continue
 		}
 		switch k.K {
+		case "builtins":
+			var b struct {
+				Names []string `json:"names"`
+			}
+			if json.Unmarshal(line, &b) == nil {
+				t.Builtins = map[string]bool{}
+				for _, n := range b.Names {
+					t.Builtins[strings.ToLower(n)] = true
+				}
+			}
 		case "decl":
 			var d Decl
 			if json.Unmarshal(line, &d) == nil {
