@@ -211,7 +211,8 @@ func syntheticChars() []rune {
 // paraphrase-multilingual-MiniLM-L12-v2): a Precompiled charsmap then a
 // Replace of space runs, Metaspace, a Unigram model of about 1,000 pieces
 // with "<s>", "<pad>", "</s>", "<unk>" first and "<mask>" last, and the
-// template "<s> $A </s>".
+// template "<s> $A </s>". testdata/xlmr-synthetic.tokenizer.json holds the
+// same bytes.
 func SyntheticUnigramJSON() []byte { return syntheticUnigram(false) }
 
 // syntheticUnigram with legacy set has the older shape instead: Precompiled
@@ -293,5 +294,5 @@ func syntheticUnigram(legacy bool) []byte {
 	if err != nil {
 		panic(err)
 	}
-	return b
+	return append(b, '\n')
 }

@@ -1,8 +1,10 @@
 package tokenizer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -616,4 +618,26 @@ func FuzzParseUnigramVocab(f *testing.F) {
 			t.Fatalf("parseUnigramVocab(%q) = %q %v, want %q %v", b, pieces, scores, wantP, wantS)
 		}
 	})
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/xlmr-synthetic.tokenizer.json")
+
+// The synthetic XLM-R-like file is committed too, for tools that are not Go
+// (a Node oracle, a Python check); it must be what SyntheticUnigramJSON
+// writes. go test -run TestSyntheticUnigramFileIsCurrent -update rewrites it.
+func TestSyntheticUnigramFileIsCurrent(t *testing.T) {
+	path := filepath.Join("testdata", "xlmr-synthetic.tokenizer.json")
+	want := SyntheticUnigramJSON()
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs from SyntheticUnigramJSON(); rerun with -update", path)
+	}
 }
