@@ -126,19 +126,19 @@ func placeOf(p string, l int) string { return fmt.Sprintf("%s:%d", p, l) }
 // order, its edge kinds and sanitizers, and for no path whether the answer
 // may be read as absence (complete) with the cut points that say why not.
 func TestFT43_FlowFixtures(t *testing.T) {
-	checkFlows(t, dataflowProject(t), loadCases(t).Flows)
+	checkFlows(t, dataflowProject(t), loadCases(t).Flows, 10)
 }
 
 // TestFT43_FlowFixturesOnShop checks the flows annotated on examples/shop,
 // across its controllers, repositories and the database connection.
 func TestFT43_FlowFixturesOnShop(t *testing.T) {
-	checkFlows(t, shop(t), loadCases(t, "shop.yaml").Flows)
+	checkFlows(t, shop(t), loadCases(t, "shop.yaml").Flows, 10)
 }
 
-func checkFlows(t *testing.T, s *Service, flows []flowCase) {
+func checkFlows(t *testing.T, s *Service, flows []flowCase, least int) {
 	t.Helper()
-	if len(flows) < 10 {
-		t.Fatalf("%d flow fixtures, want at least 10", len(flows))
+	if len(flows) < least {
+		t.Fatalf("%d flow fixtures, want at least %d", len(flows), least)
 	}
 	missed := 0
 	for _, c := range flows {
@@ -215,18 +215,18 @@ func checkFlows(t *testing.T, s *Service, flows []flowCase) {
 // TestFT41_SliceFixtures checks the hand-annotated slices: the statements a
 // value depends on (or reaches) and those it does not.
 func TestFT41_SliceFixtures(t *testing.T) {
-	checkSlices(t, dataflowProject(t), loadCases(t).Slices)
+	checkSlices(t, dataflowProject(t), loadCases(t).Slices, 10)
 }
 
 // TestFT41_SliceFixturesOnShop checks the slices annotated on examples/shop.
 func TestFT41_SliceFixturesOnShop(t *testing.T) {
-	checkSlices(t, shop(t), loadCases(t, "shop.yaml").Slices)
+	checkSlices(t, shop(t), loadCases(t, "shop.yaml").Slices, 10)
 }
 
-func checkSlices(t *testing.T, s *Service, cases []sliceCase) {
+func checkSlices(t *testing.T, s *Service, cases []sliceCase, least int) {
 	t.Helper()
-	if len(cases) < 10 {
-		t.Fatalf("%d slice fixtures, want at least 10", len(cases))
+	if len(cases) < least {
+		t.Fatalf("%d slice fixtures, want at least %d", len(cases), least)
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -289,6 +289,57 @@ func checkSlices(t *testing.T, s *Service, cases []sliceCase) {
 					t.Errorf("edge %+v refers past the %d nodes", e, len(r.Nodes))
 				}
 			}
+		})
+	}
+}
+
+// TestFT43_DataflowFixturesOnCorpora checks the flows and slices annotated
+// on the Debian corpora (testdata/dataflow/corpora.yaml: at least 10 of
+// each in all), on a copy of each corpus indexed here. It skips a corpus
+// that is absent (../shared/corpora/get.sh fetches them) and in -short.
+func TestFT43_DataflowFixturesOnCorpora(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the corpora")
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "dataflow", "corpora.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]dataflowCases
+	if err := yaml.UnmarshalWithOptions(b, &all, yaml.Strict()); err != nil {
+		t.Fatal(err)
+	}
+	flows, slices := 0, 0
+	for _, c := range all {
+		flows, slices = flows+len(c.Flows), slices+len(c.Slices)
+	}
+	if flows < 10 || slices < 10 {
+		t.Fatalf("%d flows and %d slices annotated on the corpora, want at least 10 of each", flows, slices)
+	}
+	home, _ := os.UserHomeDir()
+	for _, name := range []string{"wordpress", "phpmyadmin", "laravel"} {
+		t.Run(name, func(t *testing.T) {
+			src := filepath.Join(home, ".cache", "ragraf-corpora", name)
+			if _, err := os.Stat(src); err != nil {
+				t.Skipf("corpus %s absent: %v", name, err)
+			}
+			root := filepath.Join(t.TempDir(), name)
+			if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.RemoveAll(filepath.Join(root, rev.Dir)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
+				t.Fatal(err)
+			}
+			s, err := New(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			t.Run("flows", func(t *testing.T) { checkFlows(t, s, all[name].Flows, 1) })
+			t.Run("slices", func(t *testing.T) { checkSlices(t, s, all[name].Slices, 1) })
 		})
 	}
 }

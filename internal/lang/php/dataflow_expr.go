@@ -177,6 +177,9 @@ func (l *lowering) expr(n *sitter.Node) []src {
 	case "parenthesized_expression":
 		return l.children(n)
 	case "assignment_expression":
+		if out, ok := l.keyedArray(n.ChildByFieldName("left"), n.ChildByFieldName("right")); ok {
+			return out
+		}
 		right := l.expr(n.ChildByFieldName("right"))
 		id := -1
 		if left := n.ChildByFieldName("left"); left != nil {
@@ -355,6 +358,34 @@ func (l *lowering) children(n *sitter.Node) []src {
 		out = append(out, l.expr(n.NamedChild(i))...)
 	}
 	return out
+}
+
+// keyedArray lowers `$v = ['k' => …, …]` when every key is a literal: one
+// element definition per key, at its own line, so that $v['k'] depends on
+// that element's value only. Anything else is left to the general case.
+func (l *lowering) keyedArray(left, right *sitter.Node) ([]src, bool) {
+	if left == nil || right == nil || left.Kind() != "variable_name" || right.Kind() != "array_creation_expression" {
+		return nil, false
+	}
+	v := varName(l.text(left))
+	if v == "this" || superglobals[v] || right.NamedChildCount() == 0 {
+		return nil, false
+	}
+	for i := uint(0); i < right.NamedChildCount(); i++ {
+		el := right.NamedChild(i)
+		if el.NamedChildCount() != 2 || l.key(el.NamedChild(0)) == "*" {
+			return nil, false
+		}
+	}
+	var out []src
+	for i := uint(0); i < right.NamedChildCount(); i++ {
+		el := right.NamedChild(i)
+		vals := l.expr(el.NamedChild(1))
+		id := l.node(el, "assign", dataflow.Loc{Kind: dataflow.Elem, Name: v, Key: l.key(el.NamedChild(0))}, withKind(vals, dataflow.Store))
+		l.define(v, id, i > 0) // the first replaces the array, the others join it
+		out = append(out, src{from: id, kind: dataflow.Assign})
+	}
+	return out, true
 }
 
 // readElem reads $v['k']: the stores of that key or of any key, and the

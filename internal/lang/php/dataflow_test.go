@@ -61,6 +61,18 @@ function f($n) {
     while ($n) { $tmp = $acc; $acc = $n; }
     return $tmp;
 }`, []string{"2 L4 assign $tmp <- 1:assign 3:assign"}},
+		{"a keyed array literal defines each key on its own line", `<?php
+function f($a, $b) {
+    $r = [
+        'x' => $a,
+        'y' => $b,
+    ];
+    return $r['y'];
+}`, []string{"2 L4 assign $r['x'] <- 0:store", "3 L5 assign $r['y'] <- 1:store", "4 L7 return return <- 3:load"}},
+		{"an unknown method's receiver reaches its value", `<?php
+function f($d) {
+    return (new DateTimeImmutable())->modify($d)->format('c');
+}`, []string{"3 L3 call modify() <- 2:call 1:call", "5 L3 call format() <- 4:call 3:call"}},
 		{"imprecise", `<?php
 function f($a) {
     global $g;
