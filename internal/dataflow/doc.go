@@ -1,8 +1,8 @@
 // Package dataflow is the language-neutral data-flow engine behind the slice
 // and flow operations (ARCHITECTURE.md §11): the IR a language lowers one
 // function into (ir.go), the models of sources, sinks and sanitizers shipped
-// as data (models.go, models.yaml), and the queries that walk the IR within
-// and across functions (query.go).
+// as data (models.go, models.yaml), the IR's stored form (codec.go), and the
+// queries that walk the IR within and across functions (query.go).
 //
 // # IR
 //
@@ -21,5 +21,6 @@
 // source to a sink. Both cross functions through the call graph the caller
 // supplies (Env): argument to parameter and return to call result, with a
 // call string of at most two sites so a path returns to the site it entered
-// by. Nothing is stored: a query lowers the files it needs on demand.
+// by. A build stores each file's lowered functions (codec.go); a query
+// decodes the files it needs, or lowers one the build did not store.
 package dataflow

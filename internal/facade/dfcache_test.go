@@ -211,3 +211,49 @@ func TestFT12_DataflowDisabled(t *testing.T) {
 		t.Errorf("capability %+v with the engine enabled, want full", c)
 	}
 }
+
+// storedIR returns the lowered functions the current revision stores for path.
+func storedIR(t *testing.T, s *Service, path string) []byte {
+	t.Helper()
+	snap, release, err := s.acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	b, ok, err := snap.graph.Dataflow(context.Background(), path)
+	if err != nil || !ok {
+		t.Fatalf("no stored data flow for %s: %v", path, err)
+	}
+	return b
+}
+
+// TestNFR8_DataflowStoredPerFile: the build stores each PHP file lowered,
+// so queries decode instead of parsing; a reindex after an edit stores the
+// edited file's new lowering (the flow it removed is gone) and keeps the
+// other file's bytes.
+func TestNFR8_DataflowStoredPerFile(t *testing.T) {
+	s := dfProject(t, "", twoFiles)
+	a, b := storedIR(t, s, "a.php"), storedIR(t, s, "b.php")
+	if fs, err := dataflow.Decode(a); err != nil || len(fs) != 2 || fs[1].Name != "run_q" {
+		t.Fatalf("a.php stored as %v (%v), want its top level and run_q", fs, err)
+	}
+	if r := dfCall(t, s, "flow", map[string]any{"from": "b.php:2", "to": "sink:sql"}).Result.(FlowResult); !r.Found {
+		t.Fatal("flow into run_q not found")
+	}
+	edited := strings.Replace(twoFiles["a.php"], "mysqli_query($c, $q);", "mysqli_query($c, \"SELECT 1\");", 1)
+	if err := os.WriteFile(filepath.Join(s.root, "a.php"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rev.Reindex(context.Background(), rev.Options{Root: s.root, Config: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedIR(t, s, "a.php"); string(got) == string(a) {
+		t.Error("a.php's stored lowering unchanged after its edit")
+	}
+	if got := storedIR(t, s, "b.php"); string(got) != string(b) {
+		t.Error("b.php's stored lowering changed though b.php did not")
+	}
+	if r := dfCall(t, s, "flow", map[string]any{"from": "b.php:2", "to": "sink:sql"}).Result.(FlowResult); r.Found {
+		t.Errorf("flow still found after the edit removed it: %+v", r.Path)
+	}
+}

@@ -117,8 +117,43 @@ func (d *dfEnv) file(ctx context.Context, path string) ([]*dataflow.Func, error)
 	return f.funcs, nil
 }
 
-// lower parses and lowers path from the revision's snapshot and names each
-// function by its graph node: a function or method with the same start
+// lowered returns the functions of path as the build lowered and stored
+// them, or, for a file it stored none of (partial, or over its budget),
+// lowers the revision's snapshot now; nil when there is nothing to lower.
+func (d *dfEnv) lowered(ctx context.Context, path string) ([]*dataflow.Func, error) {
+	b, ok, err := d.snap.graph.Dataflow(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if ok {
+		if fs, err := dataflow.Decode(b); err == nil && len(fs) > 0 {
+			return fs, nil
+		}
+	}
+	content, ok, err := d.snap.graph.Snapshot(ctx, path)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	x, err := getParser()
+	if err != nil {
+		return nil, &Error{Code: ErrInternal, Message: err.Error()}
+	}
+	fs, err := x.Dataflow(ctx, path, content, d.cache.cfg.MaxFunctionLines)
+	putParser(x)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, nil // a file that does not parse has no data flow to offer
+	}
+	return fs, nil
+}
+
+// lower reads path's functions (lowered) and names each function by its
+// graph node: a function or method with the same start
 // line, the file's node for the top level; a function the graph does not
 // know gets an id of its own and no call edges.
 func (d *dfEnv) lower(ctx context.Context, path string) (*dfFile, error) {
@@ -131,26 +166,13 @@ func (d *dfEnv) lower(ctx context.Context, path string) (*dfFile, error) {
 		out.size = fileSize(path, nil, nil)
 		return out, nil
 	}
-	content, ok, err := d.snap.graph.Snapshot(ctx, path)
+	fs, err := d.lowered(ctx, path)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, err
 	}
-	if !ok {
+	if fs == nil {
 		out.size = fileSize(path, nil, nil)
 		return out, nil
-	}
-	x, err := getParser()
-	if err != nil {
-		return nil, &Error{Code: ErrInternal, Message: err.Error()}
-	}
-	fs, err := x.Dataflow(ctx, path, content, d.cache.cfg.MaxFunctionLines)
-	putParser(x)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		out.size = fileSize(path, nil, nil)
-		return out, nil // a file that does not parse has no data flow to offer
 	}
 	nodes, err := d.snap.graph.NodesInFile(ctx, path)
 	if err != nil {

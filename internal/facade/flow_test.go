@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -384,8 +385,9 @@ func BenchmarkDataflowWordPress(b *testing.B) {
 			ids = append(ids, a.ID)
 		}
 	}
-	for _, op := range []string{"slice", "flow"} {
+	for _, op := range []string{"slice", "flow", "slice-warm"} {
 		b.Run(op, func(b *testing.B) {
+			op := strings.TrimSuffix(op, "-warm")
 			percentiles(b, func(i int) {
 				id := ids[i%len(ids)]
 				args := fmt.Sprintf(`{"id":%q}`, id)

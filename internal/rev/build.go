@@ -29,6 +29,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/corpus"
+	"github.com/ragraf/ragraf/internal/dataflow"
 	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/extract/docs"
 	"github.com/ragraf/ragraf/internal/extract/sqlschema"
@@ -140,6 +141,7 @@ type fileResult struct {
 	refs     []fact.Ref
 	mentions []docs.Mention // names in documentation, linked by resolve
 	snapshot []byte         // indexed content, secrets redacted; nil when not kept
+	dataflow []byte         // the file lowered for slice and flow (dataflow.Encode); nil when none
 }
 
 // extractAll reads and extracts every pending file with opts.Parallelism
@@ -183,6 +185,7 @@ func extractAll(ctx context.Context, opts Options, cache extractCache, files []c
 						return err
 					}
 					x.SetBudget(php.Budget{MaxMS: opts.Config.MaxFileMS, MaxBytes: opts.Config.MaxFileMemoryMB << 20})
+					x.SetDataflow(opts.Config.DataFlow.Enabled, opts.Config.DataFlow.MaxFunctionLines)
 				}
 				r, hit, err := extractCached(gctx, opts, cache, files[i], x)
 				if err != nil {
@@ -229,7 +232,7 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 		if p := recover(); p != nil {
 			opts.Logger.Error("internal error in extractor", "path", f.Path, "panic", fmt.Sprint(p))
 			res.nodes = res.nodes[:1]
-			res.edges, res.chunks = nil, nil
+			res.edges, res.chunks, res.dataflow = nil, nil, nil
 			res.row.Status, res.row.Reason = string(corpus.Failed), fmt.Sprintf("internal error in %s extractor", f.Lang)
 			err = nil
 		}
@@ -248,6 +251,9 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 		res.edges = append(res.edges, r.Edges...)
 		res.chunks = append(res.chunks, r.Chunks...)
 		res.refs = append(res.refs, r.Refs...)
+		if r.Dataflow != nil {
+			res.dataflow = dataflow.Encode(r.Dataflow)
+		}
 		res.addDomain(r.Domain)
 		if r.Partial {
 			res.row.Status, res.row.Reason = string(corpus.Partial), r.Error
@@ -385,11 +391,18 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		}
 	}
 	snapshot := func(p string) []byte { return snapshots[p] }
+	irs := make(map[string][]byte, len(results))
+	for i := range results {
+		if results[i].dataflow != nil {
+			irs[results[i].row.Path] = results[i].dataflow
+		}
+	}
+	ir := func(p string) []byte { return irs[p] }
 	// Without a parent to update, the stores are written from scratch: start
 	// with what extraction alone gives while resolution runs (fullWrite).
 	var early *fullWrite
 	if opts.Full || info.ParentRev == "" {
-		early = startFullWrite(ctx, vb, dir, rows, snapshot, chunks, nodes)
+		early = startFullWrite(ctx, vb, dir, rows, snapshot, ir, chunks, nodes)
 		defer early.abandon()
 	}
 	// the domain is linked beside the resolution: both only read nodes and refs
@@ -422,7 +435,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	info.FilesTotal, info.Nodes, info.Edges, info.Chunks = len(rows), len(nodes), len(edges), len(chunks)
 
 	gc := graph.Content{
-		Files: rows, Snapshot: snapshot,
+		Files: rows, Snapshot: snapshot, Dataflow: ir,
 		Nodes: nodes, Edges: edges, Unresolved: resolved.Unresolved, Meta: resolved.Meta,
 	}
 	// row fingerprints: what changed since the parent, and kept for the next
@@ -452,7 +465,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 
 // writeStores writes both stores in full.
 func writeStores(ctx context.Context, vb *vectorBuild, dir string, gc graph.Content, chunks []fact.TextChunk) error {
-	return startFullWrite(ctx, vb, dir, gc.Files, gc.Snapshot, chunks, gc.Nodes).finish(&gc)
+	return startFullWrite(ctx, vb, dir, gc.Files, gc.Snapshot, gc.Dataflow, chunks, gc.Nodes).finish(&gc)
 }
 
 // fullWrite writes both stores from scratch, one goroutine per file: they are
@@ -474,14 +487,14 @@ type fullWrite struct {
 // errAbandoned ends a full write whose build failed before finish.
 var errAbandoned = errors.New("store write abandoned")
 
-func startFullWrite(ctx context.Context, vb *vectorBuild, dir string, files []graph.File, snapshot func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
+func startFullWrite(ctx context.Context, vb *vectorBuild, dir string, files []graph.File, snapshot, ir func(string) []byte, chunks []fact.TextChunk, nodes []fact.Node) *fullWrite {
 	w := &fullWrite{ready: make(chan struct{}), vb: vb}
 	w.g.Go(func() error {
 		gw, err := graph.Create(ctx, filepath.Join(dir, GraphDB))
 		if err != nil {
 			return err
 		}
-		if err := w.graph(ctx, gw, filepath.Join(dir, GraphDB), files, snapshot, nodes); err != nil {
+		if err := w.graph(ctx, gw, filepath.Join(dir, GraphDB), files, snapshot, ir, nodes); err != nil {
 			gw.Abort()
 			return err
 		}
@@ -514,11 +527,14 @@ func (w *fullWrite) content() *graph.Content {
 	return w.gc
 }
 
-func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, path string, files []graph.File, snapshot func(string) []byte, nodes []fact.Node) error {
+func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, path string, files []graph.File, snapshot, ir func(string) []byte, nodes []fact.Node) error {
 	if err := gw.Files(ctx, files); err != nil {
 		return err
 	}
 	if err := gw.Snapshots(ctx, files, snapshot); err != nil {
+		return err
+	}
+	if err := gw.Dataflow(ctx, files, ir); err != nil {
 		return err
 	}
 	if err := gw.Nodes(ctx, nodes); err != nil {

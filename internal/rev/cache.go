@@ -34,7 +34,7 @@ import (
 )
 
 // cacheFormat changes when cacheEntry or the pack layout changes shape.
-const cacheFormat = "3"
+const cacheFormat = "4"
 
 // cachePath is the pack file.
 func cachePath(l Layout) string { return filepath.Join(l.Index(), "cache", "extract.pack") }
@@ -48,6 +48,7 @@ type cacheEntry struct {
 	Refs     []fact.Ref
 	Mentions []docs.Mention
 	Snapshot []byte
+	Dataflow []byte
 }
 
 // cacheHeader says which extractor and config produced a pack.
@@ -160,7 +161,7 @@ func extractCached(ctx context.Context, opts Options, cache extractCache, f corp
 	row := e.Row
 	row.Size, row.MTime = f.Size, f.ModTime
 	return fileResult{row: row, nodes: e.Nodes, edges: e.Edges, chunks: e.Chunks, refs: e.Refs,
-		mentions: e.Mentions, snapshot: e.Snapshot}, true, nil
+		mentions: e.Mentions, snapshot: e.Snapshot, dataflow: e.Dataflow}, true, nil
 }
 
 // saveCache writes every result worth keeping (not skipped, not failed: a
@@ -199,7 +200,7 @@ func saveCache(opts Options, results []fileResult) error {
 		if err != nil {
 			break
 		}
-		buf = appendEntry(buf[:0], &cacheEntry{Row: r.row, Nodes: r.nodes, Edges: r.edges, Chunks: r.chunks, Refs: r.refs, Mentions: r.mentions, Snapshot: r.snapshot})
+		buf = appendEntry(buf[:0], &cacheEntry{Row: r.row, Nodes: r.nodes, Edges: r.edges, Chunks: r.chunks, Refs: r.refs, Mentions: r.mentions, Snapshot: r.snapshot, Dataflow: r.dataflow})
 		lenBuf = binary.AppendUvarint(lenBuf[:0], uint64(len(buf)))
 		if _, err = w.Write(lenBuf); err == nil {
 			_, err = w.Write(buf)

@@ -261,6 +261,7 @@ func appendEntry(buf []byte, c *cacheEntry) []byte {
 		e.int(int64(m.Line))
 	}
 	e.bytes(c.Snapshot)
+	e.bytes(c.Dataflow)
 	return e.buf
 }
 
@@ -307,6 +308,7 @@ func decodeEntry(b []byte) (*cacheEntry, error) {
 		}
 	}
 	c.Snapshot = d.bytes()
+	c.Dataflow = d.bytes()
 	if d.err == nil && len(d.b) != 0 {
 		d.fail()
 	}

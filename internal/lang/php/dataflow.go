@@ -27,7 +27,29 @@ func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte, maxLi
 		return nil, fmt.Errorf("parsing %s: %w", path, err)
 	}
 	defer parser.Recycle(tree)
-	root := tree.RootNode()
+	return lowerTree(path, src, tree.RootNode(), maxLines), nil
+}
+
+// SetDataflow makes File lower the file into Result.Dataflow as well, from
+// the tree it parsed (maxLines as for Dataflow).
+func (x *Extractor) SetDataflow(on bool, maxLines int) {
+	x.dataflow, x.dataflowLines = on, maxLines
+}
+
+// lowerSafe is lowerTree for File: a lowering bug loses the file's data
+// flow (nil: a query lowers it on demand), not its facts.
+func lowerSafe(path string, src []byte, root *sitter.Node, maxLines int) (fs []*dataflow.Func) {
+	defer func() {
+		if p := recover(); p != nil {
+			fs = nil
+		}
+	}()
+	return lowerTree(path, src, root, maxLines)
+}
+
+// lowerTree lowers the parsed file: its top level, then every function and
+// method in the order they start.
+func lowerTree(path string, src []byte, root *sitter.Node, maxLines int) []*dataflow.Func {
 	top := &dataflow.Func{Path: path, TopLevel: true, StartLine: 1, EndLine: endLine(root)}
 	out := []*dataflow.Func{top}
 	lw := newLowering(path, src, top, "")
@@ -59,7 +81,7 @@ func (x *Extractor) Dataflow(ctx context.Context, path string, src []byte, maxLi
 		}
 	}
 	sort.SliceStable(out[1:], func(i, j int) bool { return out[1+i].StartLine < out[1+j].StartLine })
-	return out, nil
+	return out
 }
 
 func lowerFunc(path string, src []byte, n *sitter.Node, class string, maxLines int) *dataflow.Func {

@@ -117,3 +117,57 @@ func TestDataflowDeepConcat(t *testing.T) {
 		t.Fatalf("%d functions", len(fs))
 	}
 }
+
+// TestDataflowFromFileTree: File with SetDataflow lowers the tree it parsed
+// for its facts to the same IR as Dataflow, functions over the line limit
+// skipped alike, and it survives the stored encoding.
+func TestDataflowFromFileTree(t *testing.T) {
+	src := `<?php
+$id = $_GET['id'];
+function q($c, $x) {
+    $s = "SELECT " . $x;
+    return mysqli_query($c, $s);
+}
+class A {
+    function long($a) {
+        $b = $a;
+        $c = $b;
+        return $c;
+    }
+}
+q($conn, $id);
+`
+	x, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	want, err := x.Dataflow(context.Background(), "a.php", []byte(src), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.SetDataflow(true, 4)
+	res, err := x.File(context.Background(), "a.php", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Dataflow) != len(want) || len(want) != 3 {
+		t.Fatalf("%d functions from File, %d from Dataflow; want 3", len(res.Dataflow), len(want))
+	}
+	back, err := dataflow.Decode(dataflow.Encode(res.Dataflow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got := back[i].Dump(); got != want[i].Dump() || back[i].Skipped != want[i].Skipped {
+			t.Errorf("function %d:\n%s\nwant\n%s", i, got, want[i].Dump())
+		}
+	}
+	if want[2].Skipped != dataflow.TooLarge || len(want[2].Nodes) != 0 {
+		t.Errorf("a 5-line method under a 4-line limit: skipped %q, %d nodes", want[2].Skipped, len(want[2].Nodes))
+	}
+	x.SetDataflow(false, 0)
+	if res, _ := x.File(context.Background(), "a.php", []byte(src)); res.Dataflow != nil {
+		t.Error("File lowered with data flow off")
+	}
+}

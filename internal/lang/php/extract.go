@@ -15,6 +15,7 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 
+	"github.com/ragraf/ragraf/internal/dataflow"
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
@@ -33,6 +34,9 @@ type Result struct {
 	Partial bool   // the tree has syntax errors; what could be extracted is kept
 	Error   string // first syntax error as "line N: ...", when Partial
 	Domain  Domain // tables, entry points and SQL facts (sql.go)
+	// Dataflow is the file lowered for slice and flow (SetDataflow); nil
+	// when not asked for, or when the file is partial past its tree
+	Dataflow []*dataflow.Func
 }
 
 // Extractor parses PHP files. It is not safe for concurrent use.
@@ -40,6 +44,10 @@ type Extractor struct {
 	parser *sitter.Parser // PHP with HTML
 	only   *sitter.Parser // PHP alone, for files that are only PHP (parse)
 	budget Budget         // of each file (budget.go)
+	// dataflow makes File lower the file for slice and flow too
+	// (SetDataflow); functions longer than dataflowLines are skipped
+	dataflow      bool
+	dataflowLines int
 }
 
 // language is the PHP grammar (PHP with HTML), and languageOnly the grammar
@@ -149,6 +157,9 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (res Resu
 	res.Refs = collectRefs(path, src, root, w.nodes, clk)
 	stage = "domain"
 	res.addDomain(path, src, root, clk)
+	if x.dataflow {
+		res.Dataflow = lowerSafe(path, src, root, x.dataflowLines)
+	}
 	return res, nil
 }
 

@@ -20,7 +20,8 @@ import (
 // SchemaVersion is the version of schema.sql.
 //
 //	1: file, snapshot, node, edge, unresolved, meta.
-const SchemaVersion = 1
+//	2: dataflow (a file's lowered functions).
+const SchemaVersion = 2
 
 //go:embed schema.sql
 var schemaSQL string
@@ -160,6 +161,25 @@ func (w *Writer) Snapshots(ctx context.Context, files []File, content func(path 
 	})
 	if err != nil {
 		return fmt.Errorf("inserting snapshots: %w", err)
+	}
+	return nil
+}
+
+// Dataflow writes the lowered functions of the files ir returns bytes for.
+func (w *Writer) Dataflow(ctx context.Context, files []File, ir func(path string) []byte) error {
+	var kept []int
+	for i := range files {
+		if ir(files[i].Path) != nil {
+			kept = append(kept, i)
+		}
+	}
+	err := w.b.Insert(ctx, "dataflow", []string{"path", "ir"}, len(kept), func(i int, r *sqlitedb.Row) {
+		p := files[kept[i]].Path
+		r.Text(p)
+		r.Blob(ir(p))
+	})
+	if err != nil {
+		return fmt.Errorf("inserting data flow: %w", err)
 	}
 	return nil
 }

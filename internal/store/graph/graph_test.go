@@ -48,7 +48,7 @@ func TestOpenRefusesOtherSchemaVersion(t *testing.T) {
 	if !errors.As(err, &ve) || !errors.Is(err, sqlitedb.ErrSchema) {
 		t.Fatalf("Open = %v, want a VersionError", err)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "42") || !strings.Contains(msg, "version 1") {
+	if msg := err.Error(); !strings.Contains(msg, fmt.Sprint(SchemaVersion+41)) || !strings.Contains(msg, fmt.Sprintf("version %d", SchemaVersion)) {
 		t.Errorf("message does not name both versions: %s", msg)
 	}
 }

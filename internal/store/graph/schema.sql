@@ -17,6 +17,12 @@ CREATE TABLE snapshot (
   content BLOB NOT NULL
 ) WITHOUT ROWID;
 
+-- each PHP file lowered for slice and flow (dataflow.Encode), so a query decodes instead of parsing
+CREATE TABLE dataflow (
+  path    TEXT PRIMARY KEY,
+  ir      BLOB NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE node (
   id          TEXT PRIMARY KEY,
   kind        TEXT NOT NULL,

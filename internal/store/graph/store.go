@@ -125,6 +125,17 @@ func (s *Store) Snapshot(ctx context.Context, path string) ([]byte, bool, error)
 	return b, err == nil, err
 }
 
+// Dataflow returns the stored lowered functions of path (dataflow.Encode);
+// false when the build stored none.
+func (s *Store) Dataflow(ctx context.Context, path string) ([]byte, bool, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, `SELECT ir FROM dataflow WHERE path = ?`, path).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
 // Files returns every file row by path.
 func (s *Store) Files(ctx context.Context) ([]File, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT path, lang, status, reason, size, lines, hash, mtime FROM file ORDER BY path`)

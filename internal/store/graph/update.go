@@ -23,6 +23,7 @@ import (
 type Content struct {
 	Files      []File
 	Snapshot   func(path string) []byte // the indexed content of a file; nil when none is kept
+	Dataflow   func(path string) []byte // a file's lowered functions (dataflow.Encode); nil when none
 	Nodes      []fact.Node
 	Edges      []fact.Edge
 	Unresolved []fact.Unresolved
@@ -48,11 +49,14 @@ func ContentDigests(c Content) *Digests {
 		Edges: make(map[string]uint64, len(c.Edges)), Unresolved: make(map[string]uint64, len(c.Unresolved)),
 	}
 	for _, f := range c.Files {
-		var snap []byte
+		var snap, ir []byte
 		if c.Snapshot != nil {
 			snap = c.Snapshot(f.Path)
 		}
-		d.Files[f.Path] = fileDigest(&f, snap)
+		if c.Dataflow != nil {
+			ir = c.Dataflow(f.Path)
+		}
+		d.Files[f.Path] = fileDigest(&f, snap, ir)
 	}
 	for i := range c.Nodes {
 		d.Nodes[c.Nodes[i].ID] = nodeDigest(&c.Nodes[i])
@@ -93,16 +97,16 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 		u.prev = prev
 	}
 
-	// files and snapshots, fingerprinted together: a file whose row or
-	// indexed content changed (the same bytes redacted by another ragraf)
-	// gets both again
+	// files, snapshots and lowered functions, fingerprinted together: a
+	// file whose row, indexed content (the same bytes redacted by another
+	// ragraf) or lowering changed gets all three again
 	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), next.Files,
-		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content FROM file f LEFT JOIN snapshot s ON s.path = f.path`,
+		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content, d.ir FROM file f LEFT JOIN snapshot s ON s.path = f.path LEFT JOIN dataflow d ON d.path = f.path`,
 		func(rows *sql.Rows) (string, uint64, error) {
 			var f File
-			var snap []byte
-			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap)
-			return f.Path, fileDigest(&f, snap), err
+			var snap, ir []byte
+			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap, &ir)
+			return f.Path, fileDigest(&f, snap, ir), err
 		})
 	if err != nil {
 		return st, err
@@ -123,9 +127,22 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 				return st, err
 			}
 		}
+		if err := u.exec(`DELETE FROM dataflow WHERE path = ?`, f.Path); err != nil {
+			return st, err
+		}
+		if c.Dataflow != nil {
+			if b := c.Dataflow(f.Path); b != nil {
+				if err := u.exec(`INSERT INTO dataflow(path, ir) VALUES (?, ?)`, f.Path, b); err != nil {
+					return st, err
+				}
+			}
+		}
 	}
 	for p := range u.gone {
 		if err := u.exec(`DELETE FROM snapshot WHERE path = ?`, p); err != nil {
+			return st, err
+		}
+		if err := u.exec(`DELETE FROM dataflow WHERE path = ?`, p); err != nil {
 			return st, err
 		}
 	}
@@ -327,9 +344,9 @@ func (u *updater) sync(table, keyCol string, prev, want map[string]uint64, query
 // The digests below fingerprint a row's columns as stored, in column order
 // (rowhash: FNV-1a over the fields joined by NUL).
 
-// fileDigest fingerprints a file row with its snapshot (nil when none is
-// kept).
-func fileDigest(f *File, snapshot []byte) uint64 {
+// fileDigest fingerprints a file row with its snapshot and lowered functions
+// (nil when none is kept).
+func fileDigest(f *File, snapshot, ir []byte) uint64 {
 	h := rowhash.New()
 	h.Str(f.Lang)
 	h.Str(f.Status)
@@ -340,6 +357,10 @@ func fileDigest(f *File, snapshot []byte) uint64 {
 	h.Int(f.MTime)
 	if snapshot != nil {
 		h.Bytes(snapshot)
+	}
+	if ir != nil {
+		h.Str("dataflow")
+		h.Bytes(ir)
 	}
 	return h.Sum()
 }

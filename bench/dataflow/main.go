@@ -1,0 +1,142 @@
+// Command dataflow times slice and flow over MCP: it starts `ragraf mcp`
+// (stdio) on an indexed project, one fresh server per operation so that
+// each starts with nothing lowered, and asks about the functions the
+// corpus benchmarks ask about (facade.CorpusRequests): slice backward from a
+// function's returns ({"id": …}) and flow from its parameters to sink:sql
+// ({"from": …, "to": "sink:sql"}). It prints p50, p95 and max per operation,
+// the same for the first and second half of the calls (a new server, then
+// one that has lowered what the first half touched), and the server's peak
+// memory (VmHWM).
+//
+//	go build -o bin/ragraf ./cmd/ragraf
+//	go run ./bench/dataflow --project DIR --calls 100
+//
+// DIR is an indexed project; it is only read.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ragraf/ragraf/internal/facade"
+)
+
+func main() {
+	project := flag.String("project", ".", "indexed project directory")
+	binary := flag.String("binary", "bin/ragraf", "the ragraf binary")
+	calls := flag.Int("calls", 100, "calls per operation")
+	flag.Parse()
+	if err := run(*project, *binary, *calls); err != nil {
+		fmt.Fprintln(os.Stderr, "dataflow:", err)
+		os.Exit(1)
+	}
+}
+
+func run(project, binary string, calls int) error {
+	ctx := context.Background()
+	svc, err := facade.New(project)
+	if err != nil {
+		return err
+	}
+	reqs, err := facade.CorpusRequests(ctx, svc)
+	svc.Close()
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for _, r := range reqs["references"] {
+		var a struct{ ID string }
+		if json.Unmarshal([]byte(r), &a) == nil && !slices.Contains(ids, a.ID) {
+			ids = append(ids, a.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("no functions to ask about")
+	}
+	fmt.Printf("%d calls per operation over %d functions, one new `ragraf mcp` per operation\n\n", calls, len(ids))
+	fmt.Println("| op | p50 ms | p95 ms | max ms | first half p95 | second half p95 | truncated | server VmHWM MB |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	for _, op := range []string{"slice", "flow"} {
+		if err := timeOp(ctx, project, binary, op, ids, calls); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func timeOp(ctx context.Context, project, binary, op string, ids []string, calls int) error {
+	abs, err := filepath.Abs(binary)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(abs, "mcp", "--project", project)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench-dataflow", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return fmt.Errorf("starting %s: %w", abs, err)
+	}
+	defer cs.Close()
+	tool := "ragraf_" + op
+	var times []time.Duration
+	truncated := 0
+	for i := 0; i < calls; i++ {
+		id := ids[i%len(ids)]
+		args := fmt.Sprintf(`{"id":%q}`, id)
+		if op == "flow" {
+			args = fmt.Sprintf(`{"from":%q,"to":"sink:sql"}`, id)
+		}
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+		times = append(times, time.Since(start))
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", op, args, err)
+		}
+		if res.IsError {
+			return fmt.Errorf("%s %s: error answer %+v", op, args, res.Content)
+		}
+		var env struct {
+			Result struct {
+				Truncated bool `json:"truncated"`
+			} `json:"result"`
+		}
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok && json.Unmarshal([]byte(tc.Text), &env) == nil && env.Result.Truncated {
+			truncated++
+		}
+	}
+	hwm := peak(cmd.Process.Pid)
+	half := len(times) / 2
+	fmt.Printf("| `%s` | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.0f |\n", op, pct(times, 0.5), pct(times, 0.95), pct(times, 1),
+		pct(times[:half], 0.95), pct(times[half:], 0.95), truncated, hwm)
+	return nil
+}
+
+// pct is the q-quantile of ts in milliseconds (q 1: the maximum).
+func pct(ts []time.Duration, q float64) float64 {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	return float64(s[min(len(s)-1, int(q*float64(len(s))))].Microseconds()) / 1000
+}
+
+// peak returns the process's VmHWM in MB (0 when unknown).
+func peak(pid int) float64 {
+	b, err := os.ReadFile(filepath.Join("/proc", fmt.Sprint(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		var kb float64
+		if n, _ := fmt.Sscanf(l, "VmHWM: %f kB", &kb); n == 1 {
+			return kb / 1024
+		}
+	}
+	return 0
+}
