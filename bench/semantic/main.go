@@ -59,19 +59,20 @@ func main() {
 	sets := flag.String("sets", "bench/semantic", "directory of the judged query files")
 	only := flag.String("only", "wordpress,phpmyadmin,laravel", "corpora to score, comma-separated")
 	reindex := flag.Bool("reindex", false, "index again a copy already indexed")
+	names := flag.Bool("names", false, "ask each query's first target by its own name instead (wp_check_password: \"wp check password\"): a control where the words match")
 	misses := flag.String("misses", "", "list the queries hybrid misses in this split (tune, held or all), with the best three hits")
 	flag.Parse()
 	if *work == "" {
 		fmt.Fprintln(os.Stderr, "semantic: --work is required")
 		os.Exit(2)
 	}
-	if err := run(context.Background(), *corpora, *work, *bin, *model, *sets, strings.Split(*only, ","), *reindex, *misses); err != nil {
+	if err := run(context.Background(), *corpora, *work, *bin, *model, *sets, strings.Split(*only, ","), *reindex, *names, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "semantic:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, corpora, work, bin, model, sets string, only []string, reindex bool, misses string) error {
+func run(ctx context.Context, corpora, work, bin, model, sets string, only []string, reindex, names bool, misses string) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -81,6 +82,9 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 		qs, err := readQueries(filepath.Join(sets, corpus+".tsv"))
 		if err != nil {
 			return err
+		}
+		if names {
+			qs = nameQueries(qs)
 		}
 		root := filepath.Join(work, corpus)
 		if err := prepare(filepath.Join(corpora, corpus), root, bin, model, reindex); err != nil {
@@ -220,6 +224,32 @@ func judge(hits []facade.Hit, targets map[string]int, want int) (float64, float6
 	}
 	return 1, dcg / idcg
 }
+
+// nameQueries asks for each English query's first target by the words of
+// its own name, the target alone: the control where lexical search is at
+// home, to see what fusion costs there.
+func nameQueries(qs []query) []query {
+	var out []query
+	for _, q := range qs {
+		if q.lang != "en" {
+			continue
+		}
+		qn := q.qnames[0]
+		if i := strings.LastIndexAny(qn, `\:`); i >= 0 {
+			qn = qn[i+1:]
+		}
+		q.text = strings.Join(strings.Fields(strings.ReplaceAll(camel.ReplaceAllString(qn, "$1 $2"), "_", " ")), " ")
+		if q.text == "" {
+			q.text = qn // __
+		}
+		q.qnames = q.qnames[:1]
+		out = append(out, q)
+	}
+	return out
+}
+
+// camel finds the camelCase boundaries of an identifier.
+var camel = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 
 func readQueries(path string) ([]query, error) {
 	f, err := os.Open(path)

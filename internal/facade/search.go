@@ -8,6 +8,7 @@ package facade
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,7 +34,8 @@ type SearchArgs struct {
 // lexical list, the semantic list and the expanded list (the lexical matches
 // of the vocabulary words nearest the query's vector), sum of 1/(60 + rank)
 // over the lists holding the hit, with the ranks (1-based, 0 when absent) and
-// the parts of each.
+// the parts of each; the hits that hold every query word come first, in
+// their lexical order, their Total raised by 1.
 type Score struct {
 	BM25         float64 `json:"bm25"` // SQLite's BM25 negated, so higher is better
 	KindBoost    float64 `json:"kind_boost"`
@@ -181,18 +183,25 @@ const strictEnough = 5
 // the strict one finds fewer than strictEnough: a precise question gets a
 // precise answer fast, a vague one still gets something.
 func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, loose string) ([]Hit, error) {
+	_, hits, err := s.lexicalStrict(ctx, snap, args, loose)
+	return hits, err
+}
+
+// lexicalStrict is lexical, with the hits of the strict query apart too.
+func (s *Service) lexicalStrict(ctx context.Context, snap *snapshot, args SearchArgs, loose string) ([]Hit, []Hit, error) {
 	hits, err := s.lexicalMatch(ctx, snap, args, lexvec.StrictQuery(args.Query))
 	if err != nil || len(hits) >= strictEnough {
-		return hits, err
+		return hits, hits, err
 	}
+	strict := slices.Clone(hits)
 	if rare, err := snap.lex.LooseQuery(ctx, args.Query); err != nil {
-		return nil, storeError(err)
+		return nil, nil, storeError(err)
 	} else if rare != "" {
 		loose = rare
 	}
 	more, err := s.lexicalMatch(ctx, snap, args, loose)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	seen := make(map[string]bool, len(hits))
 	for _, h := range hits {
@@ -204,7 +213,7 @@ func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, 
 		}
 	}
 	sortHits(hits)
-	return hits, nil
+	return strict, hits, nil
 }
 
 func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchArgs, match string) ([]Hit, error) {

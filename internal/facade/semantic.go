@@ -45,7 +45,7 @@ func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArg
 	if err != nil || res.Mode == "semantic" {
 		return sem, err
 	}
-	lex, err := s.lexical(ctx, snap, args, match)
+	strict, lex, err := s.lexicalStrict(ctx, snap, args, match)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,39 @@ func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArg
 	if err != nil {
 		return nil, err
 	}
-	return fuse(lex, sem, exp), nil
+	return strictFirst(strict, fuse(lex, sem, exp)), nil
+}
+
+// strictFirst puts the hits that hold every query word (the strict lexical
+// query's) first, in their lexical order, with Total raised by 1: a
+// question in the code's own words keeps the answers lexical search gives
+// it, and the vectors rank what follows.
+func strictFirst(strict, fused []Hit) []Hit {
+	if len(strict) == 0 {
+		return fused
+	}
+	at := make(map[string]int, len(fused))
+	for i, h := range fused {
+		at[h.ID] = i
+	}
+	out := make([]Hit, 0, len(fused))
+	isStrict := make(map[string]bool, len(strict))
+	for _, h := range strict {
+		i, ok := at[h.ID]
+		if !ok || isStrict[h.ID] {
+			continue
+		}
+		isStrict[h.ID] = true
+		f := fused[i]
+		f.Score.Total = round6(f.Score.Total + 1)
+		out = append(out, f)
+	}
+	for _, h := range fused {
+		if !isStrict[h.ID] {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // expansionWords is how many vocabulary words nearest the query's vector

@@ -81,6 +81,12 @@ func TestSearchModesWithStaticVectors(t *testing.T) {
 	if expanded == 0 {
 		t.Error("no hit comes from the expanded lexical list")
 	}
+	// a question in a symbol's own words keeps lexical search's answer first
+	lex := call(t, s, "search", `{"query":"cartAddProduct3","mode":"lexical","limit":3}`).Result.(SearchResult)
+	hyb := call(t, s, "search", `{"query":"cartAddProduct3","mode":"hybrid","limit":3}`).Result.(SearchResult)
+	if len(lex.Hits) == 0 || len(hyb.Hits) == 0 || hyb.Hits[0].ID != lex.Hits[0].ID || hyb.Hits[0].Score.Total <= 1 {
+		t.Errorf("hybrid cartAddProduct3: %+v, lexical: %+v", hyb.Hits, lex.Hits)
+	}
 	// a query of unknown words finds nothing semantically
 	env = call(t, s, "search", `{"query":"zzzz","mode":"semantic"}`)
 	if r := env.Result.(SearchResult); len(r.Hits) != 0 || !env.NotFound {
