@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -78,6 +79,11 @@ func TestNearestBinaryRerank(t *testing.T) {
 		t.Fatalf("binary stage kept %d rows, want %d", len(rows), RerankDepth)
 	}
 	small := &lexvec.Vectors{Model: "t", Dim: dim, IDs: v.IDs[:100], SymVecs: v.SymVecs[:100*dim]}
+	all, top := Nearest(small, v.SymVecs[:dim], 100, ""), Nearest(small, v.SymVecs[:dim], 7, "s000003")
+	all = slices.DeleteFunc(all, func(h Hit) bool { return h.ID == "s000003" })
+	if !slices.Equal(top, all[:7]) {
+		t.Fatalf("top 7 %v, the first 7 of all %v", top, all[:7])
+	}
 	if rows := candidateRows(small, v.SymVecs[:dim], 10); len(rows) != 100 {
 		t.Fatalf("a small set is not searched exactly: %d rows", len(rows))
 	}

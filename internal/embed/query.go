@@ -81,7 +81,26 @@ func Nearest(v *lexvec.Vectors, q []float32, k int, skip string) []Hit {
 		return nil
 	}
 	rows := candidateRows(v, q, k)
-	hits := make([]Hit, 0, len(rows))
+	// the k best in a min-heap (worst on top), then sorted: a full sort of
+	// every row costs more than the dot products on a large revision
+	worse := func(a, b Hit) bool { return a.Score < b.Score || (a.Score == b.Score && a.ID > b.ID) }
+	heap := make([]Hit, 0, min(k, len(rows)))
+	down := func(i int) {
+		for {
+			l, m := 2*i+1, i
+			if l < len(heap) && worse(heap[l], heap[m]) {
+				m = l
+			}
+			if r := l + 1; r < len(heap) && worse(heap[r], heap[m]) {
+				m = r
+			}
+			if m == i {
+				return
+			}
+			heap[i], heap[m] = heap[m], heap[i]
+			i = m
+		}
+	}
 	for _, i := range rows {
 		id := v.IDs[i]
 		if id == skip {
@@ -92,18 +111,25 @@ func Nearest(v *lexvec.Vectors, q []float32, k int, skip string) []Hit {
 		for d, x := range row {
 			s += x * q[d]
 		}
-		hits = append(hits, Hit{ID: id, Score: float64(s)})
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+		h := Hit{ID: id, Score: float64(s)}
+		switch {
+		case len(heap) < k:
+			heap = append(heap, h)
+			for j := len(heap) - 1; j > 0; {
+				p := (j - 1) / 2
+				if !worse(heap[j], heap[p]) {
+					break
+				}
+				heap[j], heap[p] = heap[p], heap[j]
+				j = p
+			}
+		case worse(heap[0], h):
+			heap[0] = h
+			down(0)
 		}
-		return hits[i].ID < hits[j].ID
-	})
-	if len(hits) > k {
-		hits = hits[:k]
 	}
-	return hits
+	sort.Slice(heap, func(i, j int) bool { return worse(heap[j], heap[i]) })
+	return heap
 }
 
 // candidateRows is every row for an exact search, or the rows of the

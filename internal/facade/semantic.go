@@ -139,7 +139,13 @@ func queryVector(ctx context.Context, vec *lexvec.Vectors, query string) ([]floa
 	return out[0], nil
 }
 
-// semantic ranks up to candidates symbols and doc sections by their
+// semanticDepth is how many nearest symbols and doc sections semantic
+// ranks: fewer than the lexical candidates, since each costs a node read
+// and cosine ranks past a few hundred say little (RRF gives rank 300
+// 1/360); on WordPress the node reads were most of a semantic call.
+const semanticDepth = 300
+
+// semantic ranks up to semanticDepth symbols and doc sections by their
 // vectors' cosine with q, filtered by kind and glob; skip is left out.
 func (s *Service) semantic(ctx context.Context, snap *snapshot, vec *lexvec.Vectors, q []float32, skip, kind, glob string) ([]Hit, error) {
 	hits := []Hit{}
@@ -148,11 +154,11 @@ func (s *Service) semantic(ctx context.Context, snap *snapshot, vec *lexvec.Vect
 	}
 	k := len(vec.IDs) // filters may drop any number: rank them all
 	if kind == "" && glob == "" {
-		k = candidates + 1 // + skip
+		k = semanticDepth
 	}
 	near := embed.Nearest(vec, q, k, skip)
-	for start := 0; start < len(near) && len(hits) < candidates; start += candidates {
-		part := near[start:min(start+candidates, len(near))]
+	for start := 0; start < len(near) && len(hits) < semanticDepth; start += semanticDepth {
+		part := near[start:min(start+semanticDepth, len(near))]
 		ids := make([]string, len(part))
 		for i, h := range part {
 			ids[i] = h.ID
@@ -186,7 +192,7 @@ func (s *Service) semantic(ctx context.Context, snap *snapshot, vec *lexvec.Vect
 				hits = append(hits, Hit{Type: "text", ID: c.ID, Kind: c.Kind, NodeID: c.NodeID, Path: c.Path, Line: c.StartLine, EndLine: c.EndLine,
 					Score: Score{KindBoost: 1, ExactBoost: 1, Semantic: round6(h.Score), Total: round6(h.Score)}})
 			}
-			if len(hits) == candidates {
+			if len(hits) == semanticDepth {
 				break
 			}
 		}

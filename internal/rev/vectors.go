@@ -181,17 +181,17 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 	have := len(items) - st.Missing
 	switch {
 	case len(items) == 0:
-		b.cap = Capability{Vectors: true, VectorModel: id, Reason: vectorReasonMark + "vectors from " + id + " (nothing to embed)"}
+		b.cap = Capability{Vectors: true, VectorModel: id, Reason: vectorReasonMark + "from " + id + " (nothing to embed)"}
 		return v, nil
 	case have == 0:
-		b.cap = Capability{VectorModel: id, Reason: vectorReasonMark + "no vectors: " + why}
+		b.cap = Capability{VectorModel: id, Reason: vectorReasonMark + "none: " + why}
 		return nil, nil
 	case st.Missing > 0:
 		done := float64(have) / float64(len(items))
 		b.cap = Capability{Vectors: true, VectorModel: id, VectorsDone: float64(int(done*1000)) / 1000,
-			Reason: vectorReasonMark + "vectors partial: " + strconv.Itoa(have) + " of " + strconv.Itoa(len(items)) + " texts (from the vector cache); " + why + "; ragraf index embeds the rest"}
+			Reason: vectorReasonMark + "partial, " + strconv.Itoa(have) + " of " + strconv.Itoa(len(items)) + " texts (from the vector cache); " + why + "; ragraf index embeds the rest"}
 	default:
-		b.cap = Capability{Vectors: true, VectorModel: id, Reason: vectorReasonMark + "vectors from " + id}
+		b.cap = Capability{Vectors: true, VectorModel: id, Reason: vectorReasonMark + "from " + id}
 	}
 	return v, nil
 }
