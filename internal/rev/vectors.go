@@ -36,7 +36,7 @@ type VectorStats struct {
 	Model    string `json:"model"`
 	Texts    int    `json:"texts"`    // symbols and doc sections to embed
 	Cached   int    `json:"cached"`   // found in the vector cache
-	Embedded int    `json:"embedded"` // run through the model now
+	Embedded int    `json:"embedded"` // run through the model now (a text several share counts for each)
 	Missing  int    `json:"missing"`  // without a vector in this revision
 }
 
@@ -117,16 +117,24 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 			return nil, err
 		}
 	}
+	// the texts without a vector, each once: symbols may share a text
 	var miss []int
+	same := map[veccache.Key][]int{}
+	missing := 0
 	for i, v := range vecs {
-		if v == nil {
+		if v != nil {
+			continue
+		}
+		missing++
+		if len(same[keys[i]]) == 0 {
 			miss = append(miss, i)
 		}
+		same[keys[i]] = append(same[keys[i]], i)
 	}
-	st.Cached = len(items) - len(miss)
+	st.Cached = len(items) - missing
 	var why string
 	switch {
-	case len(miss) == 0:
+	case missing == 0:
 	case b.opts.NoEmbed:
 		why = "embedding skipped (--no-embed)"
 	default:
@@ -148,14 +156,17 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 			}
 			pk := make([]veccache.Key, len(part))
 			for j, i := range part {
-				vecs[i], pk[j] = out[j], keys[i]
+				pk[j] = keys[i]
+				for _, k := range same[keys[i]] {
+					vecs[k] = out[j]
+				}
+				st.Embedded += len(same[keys[i]])
 			}
 			if cache != nil {
 				if err := cache.Put(ctx, id, pk, out); err != nil {
 					return nil, err
 				}
 			}
-			st.Embedded += len(part)
 			b.opts.EmbedProgress(start+len(part), len(miss))
 		}
 	}
