@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -150,6 +151,7 @@ type M5 struct {
 	ChangedFacts   int      `json:"changed_facts"`
 	MarkedFacts    int      `json:"marked_facts"`
 	IncidentList   []string `json:"incident_list,omitempty"`
+	Unwarned       []string `json:"unwarned,omitempty"` // answers citing a changed file without a warning for it (not incidents unless a changed fact is cited)
 	K8             string   `json:"k8"`
 	Method         string   `json:"method"`
 	Sample         int      `json:"sample"`
@@ -402,11 +404,22 @@ func (m *M5) judge(ans answer, changed map[string]fileChange) {
 		return
 	}
 	m.Touching++
+	warnedAny := false
 	for _, w := range ans.Env.StaleWarnings {
 		if _, ok := changed[w.Path]; ok {
-			m.Marked++
+			warnedAny = true
 			break
 		}
+	}
+	if warnedAny {
+		m.Marked++
+	} else if len(m.Unwarned) < 20 {
+		var ps []string
+		for p := range changed {
+			ps = append(ps, p)
+		}
+		sort.Strings(ps)
+		m.Unwarned = append(m.Unwarned, fmt.Sprintf("%s (changed: %s)", ans.Op, strings.Join(ps, ", ")))
 	}
 	if incident {
 		m.incidentsCount++

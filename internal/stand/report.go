@@ -113,6 +113,9 @@ func markdown(r *Report) string {
 		for _, s := range m.IncidentList {
 			w("- incident: %s\n", s)
 		}
+		for _, s := range m.Unwarned {
+			w("- cites a changed file without a warning for it: %s\n", s)
+		}
 	}
 	if m := r.M6; m != nil {
 		w("\n## M6\n\n%d of %d sampled facts valid (population %d). %s.\n", m.Valid, m.Sample, m.Population, m.Method)
