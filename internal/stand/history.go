@@ -115,6 +115,7 @@ type M2 struct {
 	Commits   int               `json:"commits"`  // commits changing two or more methods
 	Seeds     int               `json:"seeds"`    // changed methods asked
 	Unmatched int               `json:"unmatched"`
+	TooLarge  int               `json:"too_large"` // commits left out for changing more than 30 methods
 	Method    string            `json:"method"`
 	Sample    int               `json:"sample"`
 	Seed      uint64            `json:"seed"`
@@ -137,7 +138,7 @@ type PR struct {
 	Truth     int      `json:"truth"`
 }
 
-const m2Method = "for replayed commits that change two or more functions or methods (old-side lines of `git diff -U0` against PHP's tokenizer's ranges), " +
+const m2Method = "for replayed commits that change two to 30 functions or methods (old-side lines of `git diff -U0` against PHP's tokenizer's ranges), " +
 	"up to 5 changed ones per commit are asked `impact` (depth 1-3, mode hard = stated only, and all) on the revision before the commit; the predicted functions and methods are " +
 	"matched to the other changed ones; precision and recall over the sums (LCIP's anchor: 69 % / 79 %)"
 
@@ -227,9 +228,18 @@ func (s *stand) history(ctx context.Context) error {
 	return nil
 }
 
+// maxCoChange is the most changed methods a commit may have for M2: a
+// merge or a sweeping refactoring is not one change whose parts depend on
+// each other (LCIP leaves such commits out too).
+const maxCoChange = 30
+
 // coChange asks impact for up to 5 of a commit's changed methods.
 func (s *stand) coChange(ctx context.Context, m *M2, decls []Decl, rng *rand.Rand) error {
 	if len(decls) < 2 {
+		return nil
+	}
+	if len(decls) > maxCoChange {
+		m.TooLarge++
 		return nil
 	}
 	m.Commits++

@@ -105,7 +105,7 @@ func markdown(r *Report) string {
 			p := m.ByDepth[d]
 			w("| %s | %s | %s | %s | %s | %d / %d / %d |\n", d, pct(p.Stated.Precision), pct(p.Stated.Recall), pct(p.All.Precision), pct(p.All.Recall), p.All.Hits, p.All.Predicted, p.All.Truth)
 		}
-		w("\n%s. Changed methods ragraf could not find by name and line: %d.\n", m.Method, m.Unmatched)
+		w("\n%s. Changed methods ragraf could not find by name and line: %d. Commits left out for changing more than 30: %d.\n", m.Method, m.Unmatched, m.TooLarge)
 	}
 	if m := r.M5; m != nil && m.Answers > 0 {
 		w("\n## M5\n\n%d answers, %d citing a changed file, %d of them with a stale warning; %d cited facts in changed lines, %d marked. K8: %s.\n\n%s.\n",
