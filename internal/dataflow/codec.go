@@ -12,7 +12,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoding; Decode refuses others.
-const codecVersion = 1
+const codecVersion = 2
 
 // ErrCodec is returned for bytes that are not an encoding of this version.
 var ErrCodec = errors.New("dataflow: not an IR encoding of this version")
@@ -56,6 +56,7 @@ func Encode(fs []*Func) []byte {
 		e.int(f.StartLine)
 		e.int(f.EndLine)
 		e.bool(f.TopLevel)
+		e.bool(f.RestParam)
 		e.ints(f.Params)
 		e.ints(f.Returns)
 		e.strs(f.Imprecise)
@@ -183,6 +184,7 @@ func Decode(b []byte) ([]*Func, error) {
 		f.Name, f.Class = d.str(), d.str()
 		f.StartLine, f.EndLine = d.int(), d.int()
 		f.TopLevel = d.bool()
+		f.RestParam = d.bool()
 		f.Params, f.Returns = d.ints(), d.ints()
 		f.Imprecise = d.strs()
 		f.Skipped = d.str()

@@ -84,15 +84,16 @@ type EdgeKind string
 
 // Edge kinds.
 const (
-	Assign   EdgeKind = "assign"   // copied ($a = $b, ??, ?:, foreach, destructuring, use)
-	Concat   EdgeKind = "concat"   // part of a string (., .=, interpolation)
-	ArgEdge  EdgeKind = "arg"      // argument -> parameter of the callee
-	Ret      EdgeKind = "ret"      // return -> call result in the caller
-	Store    EdgeKind = "store"    // into a property or array element
-	Load     EdgeKind = "load"     // out of a property or array element
-	Sanitize EdgeKind = "sanitize" // through a cast or a configured sanitizer
-	CallEdge EdgeKind = "call"     // argument -> result of a call not followed (library or unresolved)
-	Operand  EdgeKind = "operand"  // an operand of arithmetic or comparison
+	Assign     EdgeKind = "assign"   // copied ($a = $b, ??, ?:, foreach, destructuring, use)
+	Concat     EdgeKind = "concat"   // part of a string (., .=, interpolation)
+	ArgEdge    EdgeKind = "arg"      // argument -> parameter of the callee
+	Ret        EdgeKind = "ret"      // return -> call result in the caller
+	Store      EdgeKind = "store"    // into a property or array element
+	Load       EdgeKind = "load"     // out of a property or array element
+	Sanitize   EdgeKind = "sanitize" // through a cast or a configured sanitizer
+	CallEdge   EdgeKind = "call"     // argument -> result of a call not followed (library or unresolved)
+	Operand    EdgeKind = "operand"  // an operand of arithmetic or comparison
+	GlobalEdge EdgeKind = "global"   // a global variable's write -> a read elsewhere (another function, an included file)
 )
 
 // In is one incoming edge: the value of node From (in the same function)
@@ -139,6 +140,9 @@ type Func struct {
 	EndLine   int
 	TopLevel  bool
 	Params    []int // node ids, in order
+	// RestParam: the last of Params takes every argument from its index on
+	// (a variadic parameter, or what func_get_args() reads)
+	RestParam bool
 	Returns   []int // node ids of return statements
 	Nodes     []Node
 	Calls     []Call
@@ -151,6 +155,49 @@ type Func struct {
 	Skipped string
 
 	out [][]int // reverse of In, built by Out or Prepare
+}
+
+// Spread is Loc.Key of an argument unpacked into the parameters (f(...$a)).
+const Spread = "..."
+
+// paramsFor returns the parameter nodes argument i of a call reaches: its
+// own, the rest parameter's past the declared ones, and for a spread
+// argument every parameter from i on. f may be nil.
+func (f *Func) paramsFor(i int, spread bool) []int {
+	if f == nil {
+		return nil
+	}
+	var out []int
+	switch {
+	case i < len(f.Params):
+		out = append(out, f.Params[i])
+	case f.RestParam && len(f.Params) > 0:
+		out = append(out, f.Params[len(f.Params)-1])
+	}
+	if spread {
+		for j := i + 1; j < len(f.Params); j++ {
+			out = append(out, f.Params[j])
+		}
+	}
+	return out
+}
+
+// argsFor returns the argument nodes of call c (made in g) that reach
+// parameter node p of f: the argument at its index, every later one for
+// the rest parameter, and a spread argument at or before it.
+func (f *Func) argsFor(g *Func, c *Call, p int) []int {
+	idx := f.Nodes[p].Loc.Index
+	rest := f.RestParam && len(f.Params) > 0 && f.Params[len(f.Params)-1] == p
+	var out []int
+	for i, a := range c.Args {
+		switch {
+		case i == idx, rest && i > idx:
+			out = append(out, a)
+		case i < idx && g.Nodes[a].Loc.Key == Spread:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // TooLarge is Func.Skipped for a function over the lowering's size limit.

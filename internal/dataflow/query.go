@@ -35,6 +35,11 @@ type Env struct {
 	Callees  func(ctx context.Context, caller string) ([]Link, error)
 	Callers  func(ctx context.Context, callee string) ([]Link, error)
 	Siblings func(ctx context.Context, f *Func) ([]*Func, error)
+	// File returns the functions of the file at path; Includes its include
+	// edges both ways (globals.go). Either may be nil: no globals across
+	// functions then.
+	File     func(ctx context.Context, path string) ([]*Func, error)
+	Includes func(ctx context.Context, path string) ([]Include, error)
 	Models   *Models
 }
 
@@ -173,6 +178,9 @@ type walker struct {
 	callees  map[string][]Link
 	callers  map[string][]Link
 	siblings map[string][]*Func
+	includes map[string][]Include
+	globals  map[string]*globalIndex
+	scopes   map[string][]string
 	cuts     map[Cut]bool
 	states   int
 	stopped  bool
@@ -191,7 +199,8 @@ func newWalker(ctx context.Context, env Env, b Budget) *walker {
 		b.Depth = 2
 	}
 	return &walker{ctx: ctx, env: env, budget: b, deadline: time.Now().Add(time.Duration(b.MaxMS) * time.Millisecond),
-		funcs: map[string]*Func{}, callees: map[string][]Link{}, callers: map[string][]Link{}, siblings: map[string][]*Func{}, cuts: map[Cut]bool{}}
+		funcs: map[string]*Func{}, callees: map[string][]Link{}, callers: map[string][]Link{}, siblings: map[string][]*Func{}, cuts: map[Cut]bool{},
+		includes: map[string][]Include{}, globals: map[string]*globalIndex{}, scopes: map[string][]string{}}
 }
 
 func (w *walker) fn(id string) *Func {
@@ -316,7 +325,8 @@ func (w *walker) forward(s state) []edge {
 		}
 		for _, l := range ts {
 			g := w.fn(l.Callee)
-			if g == nil || n.Loc.Index >= len(g.Params) {
+			ps := g.paramsFor(n.Loc.Index, n.Loc.Key == Spread)
+			if g == nil || len(ps) == 0 {
 				continue
 			}
 			if s.crossd >= w.budget.Depth {
@@ -324,9 +334,11 @@ func (w *walker) forward(s state) []edge {
 				continue
 			}
 			d, conf := derivedLink(l)
-			to := s.push(frame{fn: f.ID, call: n.Call})
-			to.fn, to.node, to.crossd = g.ID, g.Params[n.Loc.Index], s.crossd+1
-			out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(f, n.Call, g.ID), derived: d, confidence: conf})
+			for _, p := range ps {
+				to := s.push(frame{fn: f.ID, call: n.Call})
+				to.fn, to.node, to.crossd = g.ID, p, s.crossd+1
+				out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(f, n.Call, g.ID), derived: d, confidence: conf})
+			}
 		}
 	}
 	// out of the callee: a return becomes the call's value
@@ -354,7 +366,7 @@ func (w *walker) forward(s state) []edge {
 			}
 		}
 	}
-	if n.Kind == "output" && (strings.HasPrefix(n.Loc.Name, "include") || strings.HasPrefix(n.Loc.Name, "require")) {
+	if n.Kind == "output" && (strings.HasPrefix(n.Loc.Name, "include") || strings.HasPrefix(n.Loc.Name, "require")) && !w.includeFollowed(f.Path, n.Line) {
 		w.cut(f.Path, n.Line, "include not followed")
 	}
 	// a property store reaches every load of the property in its file
@@ -449,9 +461,12 @@ func (w *walker) backward(s state) []edge {
 	var out []edge
 	if n.Kind == "param" {
 		if rest, fr, ok := s.pop(); ok {
-			if g := w.fn(fr.fn); g != nil && n.Loc.Index < len(g.Calls[fr.call].Args) {
-				rest.fn, rest.node = g.ID, g.Calls[fr.call].Args[n.Loc.Index]
-				out = append(out, edge{to: rest, kind: ArgEdge, via: linkVia(g, fr.call, f.ID), confidence: 1})
+			if g := w.fn(fr.fn); g != nil {
+				for _, a := range f.argsFor(g, &g.Calls[fr.call], s.node) {
+					to := rest
+					to.fn, to.node = g.ID, a
+					out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(g, fr.call, f.ID), confidence: 1})
+				}
 			}
 		} else {
 			for _, l := range w.callersOf(f.ID) {
@@ -465,8 +480,8 @@ func (w *walker) backward(s state) []edge {
 				}
 				d, conf := derivedLink(l)
 				for _, c := range sitesOf(g, l) {
-					if n.Loc.Index < len(g.Calls[c].Args) {
-						to := state{fn: g.ID, node: g.Calls[c].Args[n.Loc.Index], crossd: s.crossd + 1}
+					for _, a := range f.argsFor(g, &g.Calls[c], s.node) {
+						to := state{fn: g.ID, node: a, crossd: s.crossd + 1}
 						out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(g, c, f.ID), derived: d, confidence: conf})
 					}
 				}
@@ -591,16 +606,8 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 	}
 	fnSeen := map[string]bool{}
 	deps := map[Dep]bool{}
-	for len(queue) > 0 && !w.stopped {
-		s := queue[0]
-		queue = queue[1:]
+	push := func(s state, es []edge) {
 		from := index[seen{s.fn, s.node}]
-		var es []edge
-		if forward {
-			es = w.forward(s)
-		} else {
-			es = w.backward(s)
-		}
 		for i := range es {
 			e := &es[i]
 			k := seen{e.to.fn, e.to.node}
@@ -609,7 +616,7 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 				if len(res.Nodes) >= limit {
 					res.Truncated = true
 					w.stopped = true
-					break
+					return
 				}
 				to = len(res.Nodes)
 				index[k] = to
@@ -629,17 +636,47 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 			}
 			if !visited[e.to.key()] {
 				if !w.tick() {
-					break
+					return
 				}
 				visited[e.to.key()] = true
 				queue = append(queue, e.to)
 			}
 		}
 	}
+	// global moves wait until the rest is walked (globals.go): their scope
+	// is wide, and most answers need none
+	var deferred []state
+	for (len(queue) > 0 || len(deferred) > 0) && !w.stopped {
+		if len(queue) == 0 {
+			pass := deferred
+			deferred = nil
+			for _, s := range pass {
+				if w.stopped {
+					break
+				}
+				if f := w.fn(s.fn); f != nil {
+					push(s, w.globalMoves(f, s, forward))
+				}
+			}
+			continue
+		}
+		s := queue[0]
+		queue = queue[1:]
+		var es []edge
+		if forward {
+			es = w.forward(s)
+		} else {
+			es = w.backward(s)
+		}
+		if f := w.fn(s.fn); f != nil && w.hasGlobal(f, s, forward) {
+			deferred = append(deferred, s)
+		}
+		push(s, es)
+	}
 	if w.err != nil {
 		return nil, w.err
 	}
-	if w.stopped && !res.Truncated && (len(queue) > 0 || w.memory) {
+	if w.stopped && !res.Truncated && (len(queue) > 0 || len(deferred) > 0 || w.memory) {
 		res.Truncated = true
 	}
 	if res.Truncated {
@@ -712,26 +749,42 @@ func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, 
 	res := &FlowResult{}
 	var end *state
 	fnSeen := map[string]bool{}
-	for len(queue) > 0 && end == nil && !w.stopped {
-		s := queue[0]
-		queue = queue[1:]
-		f := w.fn(s.fn)
-		if f == nil {
-			continue
-		}
-		if !fnSeen[f.ID] {
-			fnSeen[f.ID] = true
-			w.noteImprecise(f)
-		}
-		if goal(f, s.node) {
-			end = &s
-			break
-		}
+	// global moves wait until the rest is searched (globals.go): their
+	// scope is wide, and most paths need none
+	var deferred []state
+	for (len(queue) > 0 || len(deferred) > 0) && end == nil && !w.stopped {
+		var s state
 		var es []edge
-		if forward {
-			es = w.forward(s)
+		if len(queue) == 0 {
+			s, deferred = deferred[0], deferred[1:]
+			f := w.fn(s.fn)
+			if f == nil {
+				continue
+			}
+			es = w.globalMoves(f, s, forward)
 		} else {
-			es = w.backward(s)
+			s = queue[0]
+			queue = queue[1:]
+			f := w.fn(s.fn)
+			if f == nil {
+				continue
+			}
+			if !fnSeen[f.ID] {
+				fnSeen[f.ID] = true
+				w.noteImprecise(f)
+			}
+			if goal(f, s.node) {
+				end = &s
+				break
+			}
+			if forward {
+				es = w.forward(s)
+			} else {
+				es = w.backward(s)
+			}
+			if w.hasGlobal(f, s, forward) {
+				deferred = append(deferred, s)
+			}
 		}
 		for _, e := range es {
 			k := e.to.key()

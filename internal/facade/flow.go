@@ -287,7 +287,49 @@ func (d *dfEnv) env() dataflow.Env {
 		Siblings: func(ctx context.Context, f *dataflow.Func) ([]*dataflow.Func, error) {
 			return d.file(ctx, f.Path)
 		},
+		File:     d.file,
+		Includes: d.includes,
 	}
+}
+
+// includes returns the include edges of the file at path, both ways.
+func (d *dfEnv) includes(ctx context.Context, path string) ([]dataflow.Include, error) {
+	id := fact.FileNodeID(path)
+	kinds := []fact.EdgeKind{fact.Includes}
+	out, err := d.snap.graph.EdgesFrom(ctx, id, kinds)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	in, err := d.snap.graph.EdgesToAny(ctx, []string{id}, kinds)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var ids []string
+	for _, e := range out {
+		ids = append(ids, e.To)
+	}
+	for _, e := range in {
+		ids = append(ids, e.From)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	nodes, err := d.snap.graph.NodesByID(ctx, ids)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var res []dataflow.Include
+	for _, e := range out {
+		if n, ok := nodes[e.To]; ok && n.Path != "" {
+			res = append(res, dataflow.Include{Path: n.Path, Line: e.EvidenceLine})
+		}
+	}
+	for _, e := range in {
+		if n, ok := nodes[e.From]; ok && n.Path != "" {
+			res = append(res, dataflow.Include{Path: n.Path})
+		}
+	}
+	return res, nil
 }
 
 // place is a criterion: a node id, or path:line, with an optional variable.

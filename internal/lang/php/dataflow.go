@@ -153,8 +153,6 @@ func (l *lowering) scanImprecise(n *sitter.Node) {
 		switch d.Kind() {
 		case "reference_assignment_expression", "by_ref", "reference_modifier":
 			flag("imprecise: reference")
-		case "global_declaration":
-			flag("imprecise: global")
 		case "dynamic_variable_name":
 			flag("variable variable")
 		case "static_variable_declaration":
@@ -296,6 +294,9 @@ func (l *lowering) params(ps *sitter.Node, record bool) {
 		}
 		l.env[v] = []int{id}
 		idx++
+		if record && p.Kind() == "variadic_parameter" {
+			l.f.RestParam = true
+		}
 	}
 }
 

@@ -168,6 +168,11 @@ func (l *lowering) expr(n *sitter.Node) []src {
 		if superglobals[v] {
 			return []src{{from: l.node(n, "source", dataflow.Loc{Kind: dataflow.Superglobal, Name: v, Key: "*"}, nil), kind: dataflow.Assign}}
 		}
+		if len(l.env[v]) == 0 && l.f.TopLevel && l.closure == 0 {
+			// a file's code reading a variable it never set reads a global:
+			// the includer's, or one a function set (query.go's global edges)
+			l.define(v, l.node(n, "global", dataflow.Loc{Kind: dataflow.Global, Name: v}, nil), false)
+		}
 		return l.read(v, dataflow.Assign)
 	case "dynamic_variable_name":
 		return withKind(l.children(n), dataflow.Assign)
@@ -492,7 +497,11 @@ func (l *lowering) call(n *sitter.Node) []src {
 			}
 		}
 		vals := l.expr(a)
-		id := l.node(a, "arg", dataflow.Loc{Kind: dataflow.Arg, Name: loc.Name, Index: i}, vals)
+		al := dataflow.Loc{Kind: dataflow.Arg, Name: loc.Name, Index: i}
+		if v := firstNamed(a); v != nil && v.Kind() == "variadic_unpacking" {
+			al.Key = dataflow.Spread
+		}
+		id := l.node(a, "arg", al, vals)
 		l.f.Nodes[id].Call = ci
 		c.Args = append(c.Args, id)
 		res = append(res, src{from: id, kind: dataflow.CallEdge})
@@ -502,6 +511,18 @@ func (l *lowering) call(n *sitter.Node) []src {
 	// call's inputs through its callee instead.
 	for _, v := range recvVals {
 		res = append(res, src{from: v.from, kind: dataflow.CallEdge})
+	}
+	if !c.Method && !c.Dynamic && l.closure == 0 && !l.f.TopLevel && (strings.EqualFold(c.Name, "func_get_args") || strings.EqualFold(c.Name, "func_get_arg")) {
+		// the arguments the call received, declared or not
+		for _, p := range l.f.Params {
+			res = append(res, src{from: p, kind: dataflow.Assign})
+		}
+		if !l.f.RestParam {
+			id := l.node(n, "param", dataflow.Loc{Kind: dataflow.Param, Name: "func_get_args()", Index: len(l.f.Params)}, nil)
+			l.f.Params = append(l.f.Params, id)
+			l.f.RestParam = true
+			res = append(res, src{from: id, kind: dataflow.Assign})
+		}
 	}
 	c.Result = l.node(n, "call", loc, res)
 	l.f.Nodes[c.Result].Call = ci

@@ -1,0 +1,3 @@
+<?php
+$name = $_GET['name'];
+include 'incl_view.php';
