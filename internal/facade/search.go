@@ -86,7 +86,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	if err := checkName("query", args.Query, true); err != nil {
 		return nil, err
 	}
-	mode, err := checkEnum("mode", args.Mode, "lexical", "lexical", "semantic", "hybrid")
+	mode, err := checkEnum("mode", args.Mode, "", "lexical", "semantic", "hybrid")
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +117,13 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	defer release()
 	if err := pg.check(snap); err != nil {
 		return nil, err
+	}
+	if mode == "" {
+		// hybrid when the revision has vectors (ARCHITECTURE.md §12), else lexical
+		mode = "lexical"
+		if snap.info.Capability.Vectors {
+			mode = "hybrid"
+		}
 	}
 	env := s.envelope(op, snap)
 	res := SearchResult{Query: args.Query, Mode: mode, Hits: []Hit{}}

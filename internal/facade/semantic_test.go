@@ -55,6 +55,10 @@ func TestSearchModesWithStaticVectors(t *testing.T) {
 			t.Errorf("semantic hit %s %+v", h.Name, h.Score)
 		}
 	}
+	// with vectors the default mode is hybrid (ARCHITECTURE.md §12)
+	if r := call(t, s, "search", `{"query":"send message","limit":3}`).Result.(SearchResult); r.Mode != "hybrid" || r.Fallback != "" {
+		t.Errorf("search without a mode on a revision with vectors ran %q (%s)", r.Mode, r.Fallback)
+	}
 	env = call(t, s, "search", `{"query":"send message","mode":"hybrid","limit":50}`)
 	r = env.Result.(SearchResult)
 	if r.Mode != "hybrid" || len(r.Hits) == 0 {

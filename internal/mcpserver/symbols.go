@@ -8,7 +8,7 @@ var symbolTools = []tool{
 Example: {"name": "addItem"} -> result.symbols [{"id": "n0abf…", "kind": "method", "qname": "App\\Cart::addItem", "path": "src/Cart.php", "line": 12}]`},
 	{op: "outline", title: "File outline", description: `A file's definitions as a tree (types with their members), signatures and line ranges, no bodies.
 Example: {"path": "src/Cart.php"}`},
-	{op: "search", title: "Search", description: `mode lexical (BM25, code-aware terms), semantic (vectors) or hybrid (both, rank-fused) over names, signatures, docblocks, comments, docs; filter by kind, path_glob.
+	{op: "search", title: "Search", description: `mode lexical (BM25, code-aware terms), semantic (vectors) or hybrid (both, rank-fused; the default when the index has vectors) over names, signatures, docblocks, comments, docs; filter by kind, path_glob.
 Example: {"query": "add item to cart"} -> result.hits [{"at": "src/Cart.php:12", "name": "App\\Cart::addItem"}]`},
 	{op: "similar", title: "Similar", description: `Symbols most like one by vector cosine.
 Example: {"id": "n0abf…"} -> result.hits [{"name": "App\\Wishlist::add"}]`},
