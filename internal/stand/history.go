@@ -62,7 +62,8 @@ func parseDiff(out string) []fileChange {
 	}
 	var out2 []fileChange
 	for _, f := range fs {
-		if strings.HasSuffix(f.Path, ".php") {
+		// a change of mode alone leaves the content as indexed
+		if strings.HasSuffix(f.Path, ".php") && (len(f.Hunks) > 0 || f.Added || f.Deleted) {
 			out2 = append(out2, f)
 		}
 	}

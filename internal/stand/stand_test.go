@@ -283,7 +283,8 @@ func TestM2_ChangedDeclsFromDiff(t *testing.T) {
 	diff := "diff --git a/x.php b/x.php\nindex 1..2 100644\n--- a/x.php\n+++ b/x.php\n@@ -10 +10 @@\n-a\n+b\n@@ -30,0 +31,2 @@\n+c\n+d\n" +
 		"diff --git a/gone.php b/gone.php\ndeleted file mode 100644\n--- a/gone.php\n+++ /dev/null\n@@ -1,3 +0,0 @@\n" +
 		"diff --git a/new.php b/new.php\nnew file mode 100644\n--- /dev/null\n+++ b/new.php\n@@ -0,0 +1 @@\n+x\n" +
-		"diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n"
+		"diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n" +
+		"diff --git a/mode.php b/mode.php\nold mode 100755\nnew mode 100644\n"
 	cs := parseDiff(diff)
 	eq(t, "php files", len(cs), 3)
 	decls := []Decl{
