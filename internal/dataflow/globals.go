@@ -23,7 +23,7 @@ type Include struct {
 }
 
 // maxIncludeHops bounds how far over include edges a global is looked for.
-const maxIncludeHops = 3
+const maxIncludeHops = 2
 
 // globalConfidence is the confidence of a global edge.
 const globalConfidence = 0.9

@@ -36,6 +36,9 @@ type dfCache struct {
 	lru   *list.List // of *dfFile, most recently used first
 	files map[string]*list.Element
 	cfg   config.DataFlowConfig
+	// include edges by path, both ways (dfEnv.includes); small, never evicted
+	incMu    sync.Mutex
+	includes map[string][]dataflow.Include
 }
 
 // dataflowConfig reads the data-flow settings of the project's config (the
@@ -63,7 +66,7 @@ func (s *Service) dfCacheOf(snap *snapshot) *dfCache {
 }
 
 func newDFCache(cfg config.DataFlowConfig) *dfCache {
-	return &dfCache{max: int64(cfg.MaxMemoryMB) << 20, lru: list.New(), files: map[string]*list.Element{}, cfg: cfg}
+	return &dfCache{max: int64(cfg.MaxMemoryMB) << 20, lru: list.New(), files: map[string]*list.Element{}, cfg: cfg, includes: map[string][]dataflow.Include{}}
 }
 
 func (c *dfCache) get(path string) (*dfFile, bool) {

@@ -294,6 +294,23 @@ func (d *dfEnv) env() dataflow.Env {
 
 // includes returns the include edges of the file at path, both ways.
 func (d *dfEnv) includes(ctx context.Context, path string) ([]dataflow.Include, error) {
+	d.cache.incMu.Lock()
+	is, ok := d.cache.includes[path]
+	d.cache.incMu.Unlock()
+	if ok {
+		return is, nil
+	}
+	is, err := d.readIncludes(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	d.cache.incMu.Lock()
+	d.cache.includes[path] = is
+	d.cache.incMu.Unlock()
+	return is, nil
+}
+
+func (d *dfEnv) readIncludes(ctx context.Context, path string) ([]dataflow.Include, error) {
 	id := fact.FileNodeID(path)
 	kinds := []fact.EdgeKind{fact.Includes}
 	out, err := d.snap.graph.EdgesFrom(ctx, id, kinds)
