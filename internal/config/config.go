@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -262,6 +263,23 @@ func checkRange(v, lo, hi int64) string {
 // StaticModel names the embedding model trained on the project itself at
 // index time (internal/embed); it needs no files, so no path or dim.
 const StaticModel = "static:project"
+
+// Model2VecPrefix names a model2vec static model the user installed:
+// "model2vec:DIR", DIR absolute or relative to the project root.
+const Model2VecPrefix = "model2vec:"
+
+// Model2VecDir returns the directory of a model2vec model name, resolved
+// against root, and false for any other name.
+func Model2VecDir(root, model string) (string, bool) {
+	dir, ok := strings.CutPrefix(model, Model2VecPrefix)
+	if !ok || dir == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	return dir, true
+}
 
 func checkEmbeddings(e EmbeddingsConfig) string {
 	if strings.ContainsAny(e.Model, " \t\n") {

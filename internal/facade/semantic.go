@@ -1,6 +1,6 @@
 // This file defines the semantic and hybrid modes of search: the query's
-// vector (the static model's, or a sentence model's run here through ONNX
-// Runtime) against the symbols' and doc sections' (internal/embed), and the
+// vector (the static model's, a model2vec model's, or a sentence model's run
+// here through ONNX Runtime) against the symbols' and doc sections' (internal/embed), and the
 // reciprocal rank fusion of that list with the lexical one.
 
 package facade
@@ -10,8 +10,11 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/embed"
+	"github.com/ragraf/ragraf/internal/embed/model2vec"
 	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -34,7 +37,7 @@ func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArg
 	var q []float32
 	if vec == nil {
 		res.Fallback = res.Mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
-	} else if q, err = queryVector(ctx, vec, args.Query); err != nil {
+	} else if q, err = s.queryVector(ctx, vec, args.Query); err != nil {
 		res.Fallback = res.Mode + " search could not embed the query (" + err.Error() + "); lexical search ran instead"
 	}
 	if res.Fallback != "" {
@@ -113,7 +116,14 @@ func (s *Service) expanded(ctx context.Context, snap *snapshot, vec *lexvec.Vect
 // queryVector embeds the query with the revision's model: the static one
 // from its word vectors, a sentence model by loading it (once per process)
 // from the user's cache; nil when no word of the query is known.
-func queryVector(ctx context.Context, vec *lexvec.Vectors, query string) ([]float32, error) {
+func (s *Service) queryVector(ctx context.Context, vec *lexvec.Vectors, query string) ([]float32, error) {
+	if strings.HasPrefix(vec.Model, config.Model2VecPrefix) {
+		m, err := s.model2vecOf(vec.Model)
+		if err != nil {
+			return nil, err
+		}
+		return m.EmbedText(query), nil
+	}
 	name, ok := strings.CutPrefix(vec.Model, "onnx:")
 	if !ok {
 		return embed.Query(vec, query), nil
@@ -137,6 +147,35 @@ func queryVector(ctx context.Context, vec *lexvec.Vectors, query string) ([]floa
 		return nil, err
 	}
 	return out[0], nil
+}
+
+// model2vecs holds the model2vec models loaded by this process, by id.
+var model2vecs sync.Map
+
+// model2vecOf loads the model2vec model the revision's vectors come from: the
+// directory the project's embeddings.model names, which must still hold the
+// same files (the id carries their sha256).
+func (s *Service) model2vecOf(id string) (*model2vec.Model, error) {
+	if m, ok := model2vecs.Load(id); ok {
+		return m.(*model2vec.Model), nil
+	}
+	cfg, err := config.Load(s.cfgPath)
+	if err != nil {
+		return nil, err
+	}
+	dir, ok := config.Model2VecDir(s.root, cfg.Embeddings.Model)
+	if !ok {
+		return nil, fmt.Errorf("the revision's vectors come from %s, the project's embeddings.model is %q: reindex", id, cfg.Embeddings.Model)
+	}
+	m, err := model2vec.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if m.ID() != id {
+		return nil, fmt.Errorf("%s now holds %s, the revision's vectors come from %s: reindex", dir, m.ID(), id)
+	}
+	model2vecs.Store(id, m)
+	return m, nil
 }
 
 // semanticDepth is how many nearest symbols and doc sections semantic

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/embed/model2vec"
 	"github.com/ragraf/ragraf/internal/rev"
 )
 
@@ -126,5 +127,74 @@ func TestSimilarFindsTheSameFamily(t *testing.T) {
 	env = call(t, old, "similar", `{"qname":"App\\C1::helper"}`)
 	if r := env.Result.(SimilarResult); len(r.Hits) != 0 || !strings.Contains(r.Fallback, "vectors") || !env.NotFound {
 		t.Errorf("without vectors: %+v", r)
+	}
+}
+
+// TestSearchWithModel2VecModel: embeddings.model "model2vec:DIR" embeds the
+// symbols with a model2vec static model the user installed, search embeds
+// the query with the same model (hybrid by default), and a model whose files
+// changed since the build is refused with a reason rather than mixed in.
+func TestSearchWithModel2VecModel(t *testing.T) {
+	root, modelDir := t.TempDir(), filepath.Join(t.TempDir(), "m2v")
+	basket := map[string]bool{"shopping": true, "basket": true, "goods": true, "cart": true, "trolley": true}
+	letter := map[string]bool{"letter": true, "inbox": true, "mail": true, "recipient": true, "post": true}
+	vocab := []string{"shopping", "basket", "goods", "cart", "trolley", "letter", "inbox", "mail", "recipient", "post",
+		"puts", "into", "the", "before", "checkout", "delivers", "to", "through", "relay", "add", "product", "send", "message"}
+	group := func(w string) int {
+		switch {
+		case basket[w]:
+			return 1
+		case letter[w]:
+			return 2
+		}
+		return 100 + len(w)*7 + int(w[0])
+	}
+	must(t, model2vec.WriteTiny(modelDir, vocab, 16, group))
+	var b strings.Builder
+	b.WriteString("<?php\nnamespace Shop;\n\n")
+	for i := 0; i < 5; i++ {
+		fmt.Fprintf(&b, "/**\n * Puts goods into the shopping basket before checkout.\n */\nfunction cartAddProduct%d($goods) { return $goods; }\n\n", i)
+		fmt.Fprintf(&b, "/**\n * Delivers a letter to the recipient inbox through the relay.\n */\nfunction mailSendMessage%d($to) { return $to; }\n\n", i)
+	}
+	must(t, os.MkdirAll(filepath.Join(root, "src"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "src", "lib.php"), []byte(b.String()), 0o644))
+	cfgPath := rev.Layout{Root: root}.Config()
+	must(t, os.MkdirAll(filepath.Dir(cfgPath), 0o755))
+	must(t, os.WriteFile(cfgPath, []byte("embeddings:\n  model: \"model2vec:"+modelDir+"\"\n"), 0o644))
+	cfg, err := config.Load(cfgPath)
+	must(t, err)
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(root)
+	must(t, err)
+	defer s.Close()
+	env := call(t, s, "search", `{"query":"trolley","limit":5}`)
+	r := env.Result.(SearchResult)
+	if !env.Capability.Vectors || !strings.HasPrefix(env.Capability.VectorModel, "model2vec:m2v@") {
+		t.Fatalf("capability %+v", env.Capability)
+	}
+	if r.Mode != "hybrid" || r.Fallback != "" || len(r.Hits) == 0 {
+		t.Fatalf("search: mode %s, fallback %q, %d hits", r.Mode, r.Fallback, len(r.Hits))
+	}
+	syms := 0
+	// "trolley" is in no symbol; the model puts it beside basket and goods
+	for _, h := range r.Hits {
+		if h.Type == "symbol" {
+			syms++
+		}
+		if h.Type == "symbol" && !strings.HasPrefix(h.Name, "cartAddProduct") {
+			t.Errorf("hit %s for trolley, want only the basket functions", h.Name)
+		}
+	}
+	if syms == 0 {
+		t.Errorf("no symbol among the hits for trolley: %+v", r.Hits)
+	}
+	// the model's files change: the revision's vectors no longer match
+	must(t, model2vec.WriteTiny(modelDir, vocab, 16, nil))
+	model2vecs.Clear()
+	r = call(t, s, "search", `{"query":"trolley","mode":"semantic","limit":5}`).Result.(SearchResult)
+	if r.Mode != "lexical" || !strings.Contains(r.Fallback, "reindex") {
+		t.Errorf("after the model changed: mode %s, fallback %q", r.Mode, r.Fallback)
 	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/embed"
+	"github.com/ragraf/ragraf/internal/embed/model2vec"
 	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -81,6 +82,36 @@ func vectorlessReason(r string) string {
 	return r
 }
 
+// embedFunc embeds a batch of texts.
+type embedFunc func(ctx context.Context, texts []string) ([][]float32, error)
+
+// embedderOf resolves embeddings.model to the model's id (what the vector
+// cache and the revision name) and a loader: "model2vec:DIR" is a model2vec
+// static model in DIR (relative to the project root), any other name an ONNX
+// sentence model installed in the user's cache (ragraf model pull).
+func embedderOf(root string, cfg config.EmbeddingsConfig) (string, func() (embedFunc, error), error) {
+	if dir, ok := config.Model2VecDir(root, cfg.Model); ok {
+		m, err := model2vec.Load(dir)
+		if err != nil {
+			return "", nil, err
+		}
+		return m.ID(), func() (embedFunc, error) {
+			return func(_ context.Context, texts []string) ([][]float32, error) { return m.Embed(texts) }, nil
+		}, nil
+	}
+	inst, err := sentence.Resolve(cfg.Model, cfg.Path)
+	if err != nil {
+		return "", nil, err
+	}
+	return inst.ID(), func() (embedFunc, error) {
+		m, err := sentence.Load(inst)
+		if err != nil {
+			return nil, err
+		}
+		return m.Embed, nil
+	}, nil
+}
+
 func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fact.TextChunk) (*lexvec.Vectors, error) {
 	cfg := b.opts.Config.Embeddings
 	switch cfg.Model {
@@ -90,12 +121,11 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 		return embed.Train(nodes, chunks), nil
 	}
 	log := b.opts.Logger
-	inst, err := sentence.Resolve(cfg.Model, cfg.Path)
+	id, load, err := embedderOf(b.opts.Root, cfg)
 	if err != nil {
 		b.cap = Capability{Reason: vectorReasonMark + err.Error()}
 		return nil, nil
 	}
-	id := inst.ID()
 	items := embedTexts(nodes, chunks)
 	st := &VectorStats{Model: id, Texts: len(items)}
 	b.stats = st
@@ -138,7 +168,7 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 	case b.opts.NoEmbed:
 		why = "embedding skipped (--no-embed)"
 	default:
-		m, err := sentence.Load(inst)
+		embedBatchOf, err := load()
 		if err != nil {
 			why = "the model cannot run: " + err.Error()
 			break
@@ -150,7 +180,7 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 			for j, i := range part {
 				texts[j] = items[i].text
 			}
-			out, err := m.Embed(ctx, texts)
+			out, err := embedBatchOf(ctx, texts)
 			if err != nil {
 				return nil, err // interrupted (ctx) or broken: what is cached stays
 			}
