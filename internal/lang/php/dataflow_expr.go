@@ -527,7 +527,23 @@ func (l *lowering) call(n *sitter.Node) []src {
 	c.Result = l.node(n, "call", loc, res)
 	l.f.Nodes[c.Result].Call = ci
 	l.f.Calls[ci] = c
+	if o, ok := outArgs[strings.ToLower(c.Name)]; ok && !c.Method && o.out < len(argNodes) && o.in < len(c.Args) {
+		if v := firstNamed(argNodes[o.out]); v != nil && v.Kind() == "variable_name" {
+			name := varName(l.text(v))
+			id := l.node(argNodes[o.out], "assign", dataflow.Loc{Kind: dataflow.Local, Name: name}, []src{{from: c.Args[o.in], kind: dataflow.CallEdge}})
+			l.define(name, id, false)
+		}
+	}
 	return []src{{from: c.Result, kind: dataflow.Assign}}
+}
+
+// outArgs are PHP functions that write a by-reference argument (out) from
+// another (in): parse_str($query, $vars), preg_match($re, $subject, $m).
+var outArgs = map[string]struct{ out, in int }{
+	"parse_str":      {1, 0},
+	"preg_match":     {2, 1},
+	"preg_match_all": {2, 1},
+	"mb_parse_str":   {1, 0},
 }
 
 // closureBody lowers a closure inside the function that creates it: its

@@ -16,3 +16,5 @@ function pair($a, $b) {
 }
 $vals = [1, $_GET['z']];
 pair(...$vals);
+parse_str($_SERVER['QUERY_STRING'], $q);
+echo $q['name'];
