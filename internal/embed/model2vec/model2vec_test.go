@@ -87,35 +87,6 @@ func floatToHalf(t *testing.T, v float64) uint16 {
 	return sign | uint16(exp-1+15)<<10 | uint16(bits)
 }
 
-// wordPieceJSON is a small BERT-like tokenizer.json.
-func wordPieceJSON(vocab []string) []byte {
-	ids := map[string]int{}
-	for i, v := range vocab {
-		ids[v] = i
-	}
-	b, _ := json.Marshal(map[string]any{
-		"added_tokens": []any{
-			map[string]any{"id": 0, "content": "[UNK]", "special": true},
-			map[string]any{"id": 1, "content": "[CLS]", "special": true},
-			map[string]any{"id": 2, "content": "[SEP]", "special": true},
-		},
-		"normalizer":    map[string]any{"type": "BertNormalizer", "lowercase": true},
-		"pre_tokenizer": map[string]any{"type": "BertPreTokenizer"},
-		"model":         map[string]any{"type": "WordPiece", "vocab": ids, "unk_token": "[UNK]", "continuing_subword_prefix": "##", "max_input_chars_per_word": 100},
-		"post_processor": map[string]any{"type": "TemplateProcessing",
-			"single": []any{
-				map[string]any{"SpecialToken": map[string]any{"id": "[CLS]", "type_id": 0}},
-				map[string]any{"Sequence": map[string]any{"id": "A", "type_id": 0}},
-				map[string]any{"SpecialToken": map[string]any{"id": "[SEP]", "type_id": 0}},
-			},
-			"special_tokens": map[string]any{
-				"[CLS]": map[string]any{"id": "[CLS]", "ids": []int{1}, "tokens": []string{"[CLS]"}},
-				"[SEP]": map[string]any{"id": "[SEP]", "ids": []int{2}, "tokens": []string{"[SEP]"}},
-			}},
-	})
-	return b
-}
-
 var testVocab = []string{"[UNK]", "[CLS]", "[SEP]", "hello", "world", "##s", "save", "prefs"}
 
 // rows gives token i the row (2(i+1), -(i+1), 2, i): integers, exact in
