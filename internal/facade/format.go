@@ -172,6 +172,52 @@ func briefSymbols(ss []Symbol) []Brief {
 	return out
 }
 
+// SymbolBrief is a definition in concise form: a Brief and its signature,
+// the one fact a lookup is usually for.
+type SymbolBrief struct {
+	Brief
+	Signature string `json:"signature,omitempty"`
+}
+
+// SymbolConcise is symbol in concise form.
+type SymbolConcise struct {
+	Symbols []SymbolBrief `json:"symbols"`
+}
+
+func (r SymbolResult) concise() any {
+	out := SymbolConcise{Symbols: make([]SymbolBrief, 0, len(r.Symbols))}
+	for _, s := range r.Symbols {
+		out.Symbols = append(out.Symbols, SymbolBrief{Brief: briefSymbol(s), Signature: s.Signature})
+	}
+	return out
+}
+
+// ImplementationBrief is one implementation in concise form: how it relates
+// to the target (its first edge), without the evidence chain.
+type ImplementationBrief struct {
+	Brief
+	Relation string `json:"relation"`
+}
+
+// ImplementationsConcise is implementations in concise form.
+type ImplementationsConcise struct {
+	Target          Brief                 `json:"target"`
+	Implementations []ImplementationBrief `json:"implementations"`
+}
+
+func (r ImplementationsResult) concise() any {
+	out := ImplementationsConcise{Target: briefSymbol(r.Target), Implementations: make([]ImplementationBrief, 0, len(r.Implementations))}
+	for _, im := range r.Implementations {
+		b := briefSymbol(im.Symbol)
+		b.Derived = im.Provenance == "derived"
+		if im.Depth > 1 {
+			b.Depth = im.Depth
+		}
+		out.Implementations = append(out.Implementations, ImplementationBrief{Brief: b, Relation: im.Relation})
+	}
+	return out
+}
+
 // ReferencesConcise is references in concise form: uses[].at is the use
 // site, id and name the definition holding it.
 type ReferencesConcise struct {
