@@ -218,6 +218,38 @@ func (r ImplementationsResult) concise() any {
 	return out
 }
 
+// OutlineBrief is a definition of an outline in concise form: its short
+// name (the tree says what contains it) and its members.
+type OutlineBrief struct {
+	Brief
+	Children []OutlineBrief `json:"children,omitempty"`
+}
+
+// OutlineConcise is outline in concise form.
+type OutlineConcise struct {
+	Path    string         `json:"path"`
+	Lang    string         `json:"lang"`
+	Status  string         `json:"status"`
+	Lines   int            `json:"lines"`
+	Symbols []OutlineBrief `json:"symbols"`
+}
+
+func briefOutline(items []OutlineItem) []OutlineBrief {
+	out := make([]OutlineBrief, 0, len(items))
+	for _, it := range items {
+		b := OutlineBrief{Brief: Brief{ID: it.ID, At: at(it.Path, it.Line), Kind: it.Kind, Name: it.Name, Stale: it.Stale != nil}}
+		if len(it.Children) > 0 {
+			b.Children = briefOutline(it.Children)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func (r OutlineResult) concise() any {
+	return OutlineConcise{Path: r.Path, Lang: r.Lang, Status: r.Status, Lines: r.Lines, Symbols: briefOutline(r.Symbols)}
+}
+
 // ReferencesConcise is references in concise form: uses[].at is the use
 // site, id and name the definition holding it.
 type ReferencesConcise struct {

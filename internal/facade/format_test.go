@@ -20,6 +20,7 @@ var conciseRequests = []struct{ op, args string }{
 	{"search", `{"query":"cart"}`},
 	{"entry_points", `{}`},
 	{"symbol", `{"name":"Cart"}`},
+	{"outline", `{"path":"src/Cart/Cart.php"}`},
 	{"implementations", `{"qname":"Shop\\Payment\\PaymentGateway"}`},
 }
 
