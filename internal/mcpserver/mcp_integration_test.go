@@ -359,7 +359,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli, _ := run(t, root, "query", "symbol", "--name", "Cart")
+	cli, _ := run(t, root, "query", "symbol", "--name", "Cart", "--format", "concise")
 	if !sameAnswer(text(t, res), string(cli)) {
 		t.Errorf("HTTP answer differs from the CLI:\n%s\n%s", text(t, res), cli)
 	}

@@ -172,7 +172,13 @@ func firstID(v any, path string) string {
 		if id == "" {
 			id = sid
 		}
-		if p, _ := sm["path"].(string); path != "" && p == path && sid != "" {
+		p, _ := sm["path"].(string)
+		if a, ok := sm["at"].(string); ok && p == "" { // a concise answer: at is path:line
+			if i := strings.LastIndexByte(a, ':'); i > 0 {
+				p = a[:i]
+			}
+		}
+		if path != "" && p == path && sid != "" {
 			return sid
 		}
 	}

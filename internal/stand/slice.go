@@ -108,7 +108,8 @@ func (s *stand) sliceCompression(ctx context.Context) (*M4, error) {
 // idOf finds ragraf's id of a tokenizer declaration: the definition of that
 // name in that file whose lines hold the declaration's first line.
 func (s *stand) idOf(ctx context.Context, d Decl) (string, error) {
-	ans, err := s.ask.call(ctx, "symbol", map[string]any{"name": d.Name, "path": d.Path})
+	// the stand's own lookup, not an agent's question: detailed, for the line range
+	ans, err := s.ask.call(ctx, "symbol", map[string]any{"name": d.Name, "path": d.Path, "format": "detailed"})
 	if err != nil {
 		if facade.AsError(err).Code != facade.ErrInternal {
 			return "", nil
