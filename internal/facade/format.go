@@ -164,6 +164,16 @@ func briefSymbol(s Symbol) Brief {
 	return Brief{ID: s.ID, At: at(s.Path, s.Line), Kind: s.Kind, Name: s.QName, Stale: s.Stale != nil}
 }
 
+// briefTarget is the concise form of an answer's target: nil when there is
+// none (not found), so that no empty place is cited.
+func briefTarget(s Symbol) *Brief {
+	if s.ID == "" {
+		return nil
+	}
+	b := briefSymbol(s)
+	return &b
+}
+
 func briefSymbols(ss []Symbol) []Brief {
 	out := make([]Brief, 0, len(ss))
 	for _, s := range ss {
@@ -201,12 +211,12 @@ type ImplementationBrief struct {
 
 // ImplementationsConcise is implementations in concise form.
 type ImplementationsConcise struct {
-	Target          Brief                 `json:"target"`
+	Target          *Brief                `json:"target"`
 	Implementations []ImplementationBrief `json:"implementations"`
 }
 
 func (r ImplementationsResult) concise() any {
-	out := ImplementationsConcise{Target: briefSymbol(r.Target), Implementations: make([]ImplementationBrief, 0, len(r.Implementations))}
+	out := ImplementationsConcise{Target: briefTarget(r.Target), Implementations: make([]ImplementationBrief, 0, len(r.Implementations))}
 	for _, im := range r.Implementations {
 		b := briefSymbol(im.Symbol)
 		b.Derived = im.Provenance == "derived"
@@ -276,7 +286,7 @@ func (r ReferencesResult) concise() any {
 // CallsConcise is callers or callees in concise form: at is the call site,
 // id and name the calling (or called) definition.
 type CallsConcise struct {
-	Target  Brief   `json:"target"`
+	Target  *Brief  `json:"target"`
 	Stated  []Brief `json:"stated"`
 	Derived []Brief `json:"derived"`
 }
@@ -293,7 +303,7 @@ func (r CallsResult) concise() any {
 		}
 		return out
 	}
-	return CallsConcise{Target: briefSymbol(r.Target), Stated: calls(r.Stated), Derived: calls(r.Derived)}
+	return CallsConcise{Target: briefTarget(r.Target), Stated: calls(r.Stated), Derived: calls(r.Derived)}
 }
 
 // ImpactFileConcise is one impacted file: at is its first impacted line.

@@ -216,3 +216,16 @@ func TestBriefTextSkipsCommentPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// A not-found answer's concise target is null: no empty place is cited
+// (FT-17, FT-21).
+func TestFT21_ConciseNotFoundCitesNoEmptyPlace(t *testing.T) {
+	s := shop(t)
+	for _, op := range []string{"references", "callers", "callees", "implementations"} {
+		env := call(t, s, op, withFormat(`{"qname":"Nope\\Nothing"}`, FormatConcise))
+		b := mustCompact(t, env)
+		if !env.NotFound || strings.Contains(string(b), `":0"`) || !strings.Contains(string(b), `"target":null`) {
+			t.Errorf("%s not found, concise: %s", op, b)
+		}
+	}
+}
