@@ -371,15 +371,7 @@ func (w *walker) forward(s state) []edge {
 	}
 	// a property store reaches every load of the property in its file
 	if n.Loc.Kind == Prop && n.Kind != "load" {
-		for _, g := range w.siblingsOf(f) {
-			for j := range g.Nodes {
-				m := &g.Nodes[j]
-				if conf := propAlias(m.Loc.Name, n.Loc.Name); m.Kind == "load" && conf > 0 {
-					to := state{fn: g.ID, node: j, crossd: s.crossd}
-					out = append(out, edge{to: to, kind: Load, derived: true, confidence: conf})
-				}
-			}
-		}
+		out = append(out, w.propPeers(f, n, s, true)...)
 	}
 	for _, j := range f.Out(s.node) {
 		in := f.edgeTo(s.node, j)
@@ -399,6 +391,29 @@ func (w *walker) forward(s state) []edge {
 		to := s
 		to.node = j
 		out = append(out, edge{to: to, kind: in.Kind, note: in.Note, confidence: 1})
+	}
+	return out
+}
+
+// propPeers links property node n of f to the nodes of the same property in
+// its file: a store to every load (loads true, forwards), a load to every
+// store (backwards), derived with propAlias's confidence.
+func (w *walker) propPeers(f *Func, n *Node, s state, loads bool) []edge {
+	kind := Store
+	if loads {
+		kind = Load
+	}
+	var out []edge
+	for _, g := range w.siblingsOf(f) {
+		for j := range g.Nodes {
+			m := &g.Nodes[j]
+			if m.Loc.Kind != Prop || (m.Kind == "load") != loads {
+				continue
+			}
+			if conf := propAlias(m.Loc.Name, n.Loc.Name); conf > 0 {
+				out = append(out, edge{to: state{fn: g.ID, node: j, crossd: s.crossd}, kind: kind, derived: true, confidence: conf})
+			}
+		}
 	}
 	return out
 }
@@ -513,15 +528,7 @@ func (w *walker) backward(s state) []edge {
 		}
 	}
 	if n.Kind == "load" && n.Loc.Kind == Prop {
-		for _, g := range w.siblingsOf(f) {
-			for j := range g.Nodes {
-				m := &g.Nodes[j]
-				if conf := propAlias(m.Loc.Name, n.Loc.Name); m.Kind != "load" && m.Loc.Kind == Prop && conf > 0 {
-					to := state{fn: g.ID, node: j, crossd: s.crossd}
-					out = append(out, edge{to: to, kind: Store, derived: true, confidence: conf})
-				}
-			}
-		}
+		out = append(out, w.propPeers(f, n, s, false)...)
 	}
 	san := ""
 	if n.Kind == "call" && n.Call >= 0 {
