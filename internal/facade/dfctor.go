@@ -81,17 +81,35 @@ func (d *dfEnv) ctorOf(ctx context.Context, class string, depth int) (string, er
 }
 
 // ctorCallers are the links into constructor ctor from every `new` of its
-// class (and of subclasses that inherit it are left out: their own class is
-// what the edge names, found when their constructor is asked for).
+// class and of the subclasses that inherit it (the ones ctorOf maps to ctor).
 func (d *dfEnv) ctorCallers(ctx context.Context, ctor string) ([]dataflow.Link, error) {
-	n, ok, err := d.snap.graph.Node(ctx, ctor)
+	g := d.snap.graph
+	n, ok, err := g.Node(ctx, ctor)
 	if err != nil {
 		return nil, storeError(err)
 	}
 	if !ok || n.Kind != fact.Method || fact.Lower(n.Name) != "__construct" || n.Parent == "" {
 		return nil, nil
 	}
-	es, err := d.snap.graph.EdgesToAny(ctx, []string{n.Parent}, []fact.EdgeKind{fact.Instantiates})
+	classes, seen := []string{n.Parent}, map[string]bool{n.Parent: true}
+	for i := 0; i < len(classes); i++ {
+		subs, err := g.EdgesToAny(ctx, []string{classes[i]}, []fact.EdgeKind{fact.Extends})
+		if err != nil {
+			return nil, storeError(err)
+		}
+		for _, e := range subs {
+			if seen[e.From] {
+				continue
+			}
+			seen[e.From] = true
+			if c, err := d.ctorOf(ctx, e.From, 0); err != nil {
+				return nil, err
+			} else if c == ctor {
+				classes = append(classes, e.From)
+			}
+		}
+	}
+	es, err := g.EdgesToAny(ctx, classes, []fact.EdgeKind{fact.Instantiates})
 	if err != nil {
 		return nil, storeError(err)
 	}
