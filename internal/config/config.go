@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
 )
 
 // Config is the content of project.yaml.
@@ -57,12 +59,16 @@ type DBSource struct {
 // (NFR-8): Enabled false makes the revision's capability degraded and the two
 // operations refuse; MaxFunctionLines skips longer functions as too_large;
 // MaxMemoryMB bounds the lowered functions a server keeps and one query
-// holds; MaxMS is a query's default time budget.
+// holds; MaxMS is a query's default time budget. Models are read at query
+// time, so changing them needs no reindex.
 type DataFlowConfig struct {
 	Enabled          bool `yaml:"enabled" json:"enabled"`
 	MaxFunctionLines int  `yaml:"max_function_lines" json:"max_function_lines"`
 	MaxMemoryMB      int  `yaml:"max_memory_mb" json:"max_memory_mb"`
 	MaxMS            int  `yaml:"max_ms" json:"max_ms"`
+	// Models extends the sources, sinks and sanitizers shipped in the
+	// binary (dataflow.Models.With); nil when project.yaml has none.
+	Models *dataflow.Models `yaml:"models" json:"models,omitempty"`
 }
 
 // EmbeddingsConfig names the embedding model. An empty Model means no
@@ -198,6 +204,11 @@ func (c Config) Validate() error {
 	add("dataflow.max_function_lines", checkRange(int64(c.DataFlow.MaxFunctionLines), minMaxFunctionLines, maxMaxFunctionLines))
 	add("dataflow.max_memory_mb", checkRange(int64(c.DataFlow.MaxMemoryMB), minDataflowMemoryMB, maxDataflowMemoryMB))
 	add("dataflow.max_ms", checkRange(int64(c.DataFlow.MaxMS), minDataflowMS, maxDataflowMS))
+	if m := c.DataFlow.Models; m != nil {
+		for _, p := range checkModels(*m) {
+			add("dataflow.models."+p[0], p[1])
+		}
+	}
 	add("embeddings.dim", checkRange(int64(c.Embeddings.Dim), 0, maxEmbeddingDim))
 	add("embeddings.model", checkEmbeddings(c.Embeddings))
 	seen := map[string]bool{}
@@ -210,6 +221,76 @@ func (c Config) Validate() error {
 	}
 	slices.SortStableFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return errors.Join(errs...)
+}
+
+var modelName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// checkModelName checks a source or sink name, which flow's from and to
+// name as source:NAME or sink:NAME.
+func checkModelName(name string) string {
+	if !modelName.MatchString(name) {
+		return fmt.Sprintf("model name %q: write lower-case letters, digits and _ (e.g. http_input)", name)
+	}
+	return ""
+}
+
+// checkCallModel checks one call entry: a function, or a method with
+// optional receivers, never both.
+func checkCallModel(c dataflow.CallModel) string {
+	switch {
+	case c.Function == "" && c.Method == "":
+		return "a call needs function: NAME or method: NAME"
+	case c.Function != "" && c.Method != "":
+		return fmt.Sprintf("a call names a function (%q) or a method (%q), not both: write two entries", c.Function, c.Method)
+	case c.Function != "" && len(c.Receivers) > 0:
+		return fmt.Sprintf("receivers apply to methods: write method: %s, or drop receivers", c.Function)
+	}
+	for _, r := range c.Receivers {
+		if r == "" || strings.HasPrefix(r, "$") {
+			return fmt.Sprintf("receiver %q: write the variable or class name without $", r)
+		}
+	}
+	return ""
+}
+
+func checkOneOf(what, v string, allowed []string) string {
+	if slices.Contains(allowed, v) {
+		return ""
+	}
+	return fmt.Sprintf("unknown %s %q (allowed: %s)", what, v, quoteList(allowed))
+}
+
+// checkModels returns (key, problem) pairs for every problem of m, keys
+// relative to dataflow.models.
+func checkModels(m dataflow.Models) [][2]string {
+	var out [][2]string
+	add := func(key, msg string) {
+		if msg != "" {
+			out = append(out, [2]string{key, msg})
+		}
+	}
+	for kind, models := range map[string]map[string]dataflow.Model{"sources": m.Sources, "sinks": m.Sinks} {
+		for name, md := range models {
+			key := kind + "." + name
+			add(key, checkModelName(name))
+			if len(md.Superglobals)+len(md.Outputs)+len(md.Calls) == 0 {
+				add(key, "a model needs superglobals, calls or outputs")
+			}
+			for _, s := range md.Superglobals {
+				add(key+".superglobals", checkOneOf("superglobal", s, dataflow.Superglobals))
+			}
+			for _, o := range md.Outputs {
+				add(key+".outputs", checkOneOf("output", o, dataflow.Outputs))
+			}
+			for i, c := range md.Calls {
+				add(fmt.Sprintf("%s.calls[%d]", key, i), checkCallModel(c))
+			}
+		}
+	}
+	for i, c := range m.Sanitizers {
+		add(fmt.Sprintf("sanitizers[%d]", i), checkCallModel(c))
+	}
+	return out
 }
 
 func checkLanguageList(langs []string) string {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
 )
 
 func TestFT37_TemplateParsesToDefault(t *testing.T) {
@@ -43,6 +46,13 @@ func TestFT37_ParseValues(t *testing.T) {
 		{"nested sections", "dataflow:\n  enabled: false\nembeddings:\n  model: m\n  path: /models/m\n  dim: 384\n", func(c *Config) {
 			c.DataFlow.Enabled = false
 			c.Embeddings = EmbeddingsConfig{Model: "m", Path: "/models/m", Dim: 384}
+		}},
+		{"data-flow models", "dataflow:\n  models:\n    sources:\n      app_input:\n        calls:\n          - {function: fetch_param}\n        superglobals: [_ENV]\n    sinks:\n      sql:\n        calls:\n          - {method: raw, receivers: [db, DB]}\n      log:\n        outputs: [echo]\n    sanitizers:\n      - {function: clean_id}\n", func(c *Config) {
+			c.DataFlow.Models = &dataflow.Models{
+				Sources:    map[string]dataflow.Model{"app_input": {Calls: []dataflow.CallModel{{Function: "fetch_param"}}, Superglobals: []string{"_ENV"}}},
+				Sinks:      map[string]dataflow.Model{"sql": {Calls: []dataflow.CallModel{{Method: "raw", Receivers: []string{"db", "DB"}}}}, "log": {Outputs: []string{"echo"}}},
+				Sanitizers: []dataflow.CallModel{{Function: "clean_id"}},
+			}
 		}},
 		{"db sources", "database:\n  sources:\n    - name: main\n      driver: mysql\n      dsn: \"root@tcp(localhost:3306)/wp\"\n      password_env: WP_DB_PASS\n  table_prefixes: []\n", func(c *Config) {
 			c.Database.Sources = []DBSource{{Name: "main", Driver: "mysql", DSN: "root@tcp(localhost:3306)/wp", PasswordEnv: "WP_DB_PASS"}}
@@ -111,6 +121,20 @@ func TestFT37_ConfigValidation(t *testing.T) {
 			`project.yaml:2:1: invalid YAML: mapping key "retain_revs" already defined at [1:1]`},
 		{"model name with a space", "embeddings:\n  model: my model\n",
 			`project.yaml:2:3: embeddings.model: model "my model": a model name has no spaces, e.g. paraphrase-multilingual-MiniLM-L12-v2 (see ragraf model list)`},
+		{"model call naming both", "dataflow:\n  models:\n    sanitizers:\n      - {function: a, method: b}\n",
+			`project.yaml:4:9: dataflow.models.sanitizers[0]: a call names a function ("a") or a method ("b"), not both: write two entries`},
+		{"model call naming nothing", "dataflow:\n  models:\n    sinks:\n      sql:\n        calls:\n          - {receivers: [db]}\n",
+			`project.yaml:6:13: dataflow.models.sinks.sql.calls[0]: a call needs function: NAME or method: NAME`},
+		{"model receivers on a function", "dataflow:\n  models:\n    sinks:\n      sql:\n        calls:\n          - {function: q, receivers: [db]}\n",
+			`project.yaml:6:13: dataflow.models.sinks.sql.calls[0]: receivers apply to methods: write method: q, or drop receivers`},
+		{"model name", "dataflow:\n  models:\n    sources:\n      App-Input:\n        superglobals: [_GET]\n",
+			`project.yaml:4:7: dataflow.models.sources.App-Input: model name "App-Input": write lower-case letters, digits and _ (e.g. http_input)`},
+		{"model superglobal", "dataflow:\n  models:\n    sources:\n      env:\n        superglobals: [ENV]\n",
+			`project.yaml:5:24: dataflow.models.sources.env.superglobals: unknown superglobal "ENV" (allowed: "_GET", "_POST", "_REQUEST", "_COOKIE", "_FILES", "_SERVER", "_ENV", "_SESSION" or "GLOBALS")`},
+		{"empty model", "dataflow:\n  models:\n    sinks:\n      mail: {}\n",
+			`project.yaml:4:7: dataflow.models.sinks.mail: a model needs superglobals, calls or outputs`},
+		{"unknown model key", "dataflow:\n  models:\n    sink:\n      sql: {}\n",
+			`project.yaml:3:5: unknown key "dataflow.models.sink": did you mean "dataflow.models.sinks"?`},
 		{"syntax error", "languages: [php\n",
 			`project.yaml:1:12: invalid YAML: `},
 		{"top level list", "- a\n",
@@ -163,11 +187,13 @@ func TestFT37_Validate(t *testing.T) {
 	c.RetainRevs = 0
 	c.Exclude = []string{"a/{b"}
 	c.Database.Sources = []DBSource{{Name: "x", Driver: "oracle"}}
+	c.DataFlow.Models = &dataflow.Models{Sinks: map[string]dataflow.Model{"sql": {Calls: []dataflow.CallModel{{}}}, "Bad": {Outputs: []string{"echo"}}}}
 	err := c.Validate()
 	if err == nil {
 		t.Fatal("Validate accepted an invalid config")
 	}
-	for _, want := range []string{`unknown language "cobol"`, "retain_revs: 0 is out of range", `invalid glob "a/{b"`, `unknown driver "oracle"`} {
+	for _, want := range []string{`unknown language "cobol"`, "retain_revs: 0 is out of range", `invalid glob "a/{b"`, `unknown driver "oracle"`,
+		"dataflow.models.sinks.sql.calls[0]: a call needs function: NAME or method: NAME", `dataflow.models.sinks.Bad: model name "Bad"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate error lacks %q:\n%v", want, err)
 		}
@@ -186,6 +212,18 @@ func TestFT37_HashStable(t *testing.T) {
 	b.RetainRevs = 4
 	if a.Hash() == b.Hash() {
 		t.Error("different configs hash alike")
+	}
+	// data-flow models are optional: without them the hashed encoding is
+	// what it was before they existed, so revisions built then do not look
+	// as if their config changed
+	enc, err := json.Marshal(Default().normalized())
+	if err != nil || strings.Contains(string(enc), "models") {
+		t.Errorf("default config encodes models: %s %v", enc, err)
+	}
+	b = Default()
+	b.DataFlow.Models = &dataflow.Models{Sanitizers: []dataflow.CallModel{{Function: "clean"}}}
+	if a.Hash() == b.Hash() {
+		t.Error("data-flow models do not change the hash")
 	}
 }
 

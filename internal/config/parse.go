@@ -15,6 +15,8 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/ragraf/ragraf/internal/dataflow"
 )
 
 // Load reads and parses the configuration file at path.
@@ -350,6 +352,15 @@ func (c *Config) fields() map[string]field {
 				"max_function_lines": intField(&c.DataFlow.MaxFunctionLines, minMaxFunctionLines, maxMaxFunctionLines),
 				"max_memory_mb":      intField(&c.DataFlow.MaxMemoryMB, minDataflowMemoryMB, maxDataflowMemoryMB),
 				"max_ms":             intField(&c.DataFlow.MaxMS, minDataflowMS, maxDataflowMS),
+				"models": func(d *decoder, key string, n ast.Node) {
+					m := &dataflow.Models{}
+					d.mapping(n, key+".", map[string]field{
+						"sources":    d.flowModels(&m.Sources),
+						"sinks":      d.flowModels(&m.Sinks),
+						"sanitizers": d.callModels(&m.Sanitizers),
+					})
+					c.DataFlow.Models = m
+				},
 			})
 		},
 		"embeddings": func(d *decoder, key string, n ast.Node) {
@@ -360,6 +371,89 @@ func (c *Config) fields() map[string]field {
 			})
 			d.check(keyNode(n, "model"), key+".model", checkEmbeddings(c.Embeddings))
 		},
+	}
+}
+
+// entries returns the key/value pairs of a mapping whose keys are names the
+// user chooses (model names), reporting duplicates.
+func (d *decoder) entries(key string, n ast.Node) []*ast.MappingValueNode {
+	var vals []*ast.MappingValueNode
+	switch t := n.(type) {
+	case *ast.MappingNode:
+		vals = t.Values
+	case *ast.MappingValueNode:
+		vals = []*ast.MappingValueNode{t}
+	default:
+		d.errorf(n, "%s: expected a mapping of names to models, got %s", key, describe(n))
+		return nil
+	}
+	seen := map[string]bool{}
+	out := vals[:0:0]
+	for _, mv := range vals {
+		name := mv.Key.String()
+		if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
+			name = s.Value
+		}
+		if seen[name] {
+			d.errorf(mv.Key, "duplicate key %q: keep only one", key+"."+name)
+			continue
+		}
+		seen[name] = true
+		out = append(out, mv)
+	}
+	return out
+}
+
+// flowModels decodes dataflow.models.sources or .sinks: a mapping of model
+// names to {superglobals, calls, outputs}.
+func (d *decoder) flowModels(dst *map[string]dataflow.Model) field {
+	return func(d *decoder, key string, n ast.Node) {
+		out := map[string]dataflow.Model{}
+		for _, mv := range d.entries(key, n) {
+			name := mv.Key.String()
+			if s, ok := unwrap(mv.Key).(*ast.StringNode); ok {
+				name = s.Value
+			}
+			k := key + "." + name
+			d.check(mv.Key, k, checkModelName(name))
+			var md dataflow.Model
+			if v := unwrap(mv.Value); !isNull(v) {
+				d.mapping(v, k+".", map[string]field{
+					"superglobals": d.strList(&md.Superglobals, func(s string) string { return checkOneOf("superglobal", s, dataflow.Superglobals) }),
+					"outputs":      d.strList(&md.Outputs, func(s string) string { return checkOneOf("output", s, dataflow.Outputs) }),
+					"calls":        d.callModels(&md.Calls),
+				})
+			}
+			if len(md.Superglobals)+len(md.Outputs)+len(md.Calls) == 0 {
+				d.errorf(mv.Key, "%s: a model needs superglobals, calls or outputs", k)
+			}
+			out[name] = md
+		}
+		*dst = out
+	}
+}
+
+// callModels decodes a list of {function | method, receivers, literal}.
+func (d *decoder) callModels(dst *[]dataflow.CallModel) field {
+	return func(d *decoder, key string, n ast.Node) {
+		items, ok := d.list(key, n)
+		if !ok {
+			return
+		}
+		out := make([]dataflow.CallModel, 0, len(items))
+		for i, it := range items {
+			var cm dataflow.CallModel
+			k := fmt.Sprintf("%s[%d]", key, i)
+			d.mapping(it, k+".", map[string]field{
+				"function":  strField(&cm.Function, nil),
+				"method":    strField(&cm.Method, nil),
+				"receivers": d.strList(&cm.Receivers, nil),
+				"literal":   strField(&cm.Literal, nil),
+			})
+			d.check(it, k, checkCallModel(cm))
+			out = append(out, cm)
+		}
+		*dst = out
 	}
 }
 

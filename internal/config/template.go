@@ -92,6 +92,22 @@ dataflow:
   max_memory_mb: 256
   # Default time budget of one slice or flow query in ms (1 to 10000).
   max_ms: 2000
+  # Sources, sinks and sanitizers of your own, added to the shipped ones
+  # (http_input; sql, output, shell, include, unserialize, file). A name the
+  # binary has gains the entries; a new name is a new model for flow's
+  # source:NAME / sink:NAME. Read at query time: no reindex needed.
+  # models:
+  #   sources:
+  #     app_input:
+  #       calls:
+  #         - {function: my_get_param}
+  #         - {method: param, receivers: [request]}
+  #   sinks:
+  #     sql:
+  #       calls:
+  #         - {method: raw_query, receivers: [db]}
+  #   sanitizers:
+  #     - {function: my_escape}
 
 embeddings:
   # Embedding model for vector search (search modes semantic and hybrid,

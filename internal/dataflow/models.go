@@ -6,6 +6,7 @@ package dataflow
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,6 +47,44 @@ func DefaultModels() (*Models, error) {
 		return nil, fmt.Errorf("decoding models.yaml: %w", err)
 	}
 	return &m, nil
+}
+
+// Superglobals and Outputs are the names a Model's superglobals and outputs
+// may hold: what the lowering reads as a superglobal and names an output
+// statement.
+var (
+	Superglobals = []string{"_GET", "_POST", "_REQUEST", "_COOKIE", "_FILES", "_SERVER", "_ENV", "_SESSION", "GLOBALS"}
+	Outputs      = []string{"echo", "print", "backtick", "include", "include_once", "require", "require_once"}
+)
+
+// With returns the models of m extended by extra (a project's
+// dataflow.models): a source or sink of a name m has gains extra's
+// superglobals, calls and outputs; a new name is added; extra's sanitizers
+// follow m's. m is not changed; a nil extra returns m.
+func (m *Models) With(extra *Models) *Models {
+	if extra == nil {
+		return m
+	}
+	join := func(a, b map[string]Model) map[string]Model {
+		out := make(map[string]Model, len(a)+len(b))
+		for k, v := range a {
+			out[k] = v
+		}
+		for k, v := range b {
+			o := out[k]
+			out[k] = Model{
+				Superglobals: append(slices.Clip(o.Superglobals), v.Superglobals...),
+				Calls:        append(slices.Clip(o.Calls), v.Calls...),
+				Outputs:      append(slices.Clip(o.Outputs), v.Outputs...),
+			}
+		}
+		return out
+	}
+	return &Models{
+		Sources:    join(m.Sources, extra.Sources),
+		Sinks:      join(m.Sinks, extra.Sinks),
+		Sanitizers: append(slices.Clip(m.Sanitizers), extra.Sanitizers...),
+	}
 }
 
 // SourceNames and SinkNames list the model names, sorted.

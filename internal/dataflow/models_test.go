@@ -56,3 +56,37 @@ func TestPropAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsWith: a project's models extend a shipped name and add new ones,
+// leaving the shipped models unchanged.
+func TestModelsWith(t *testing.T) {
+	m, err := DefaultModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlCalls := len(m.Sinks["sql"].Calls)
+	sans := len(m.Sanitizers)
+	x := m.With(&Models{
+		Sources:    map[string]Model{"app_input": {Calls: []CallModel{{Function: "fetch_param"}}}},
+		Sinks:      map[string]Model{"sql": {Calls: []CallModel{{Method: "raw", Receivers: []string{"db"}}}}},
+		Sanitizers: []CallModel{{Function: "clean_id"}},
+	})
+	if got := x.SourceNames(); !slices.Equal(got, []string{"app_input", "http_input"}) {
+		t.Errorf("sources %v", got)
+	}
+	if got := len(x.Sinks["sql"].Calls); got != sqlCalls+1 {
+		t.Errorf("sql sink calls %d, want %d", got, sqlCalls+1)
+	}
+	if !x.Sinks["sql"].Calls[sqlCalls].match(&Call{Name: "raw", Method: true, Receiver: "db"}) {
+		t.Error("the added sql call does not match $db->raw()")
+	}
+	if x.sanitizer(&Call{Name: "clean_id"}) != "clean_id" || x.sanitizer(&Call{Name: "intval"}) != "intval" {
+		t.Error("sanitizers not joined")
+	}
+	if len(m.Sinks["sql"].Calls) != sqlCalls || len(m.Sanitizers) != sans || len(m.Sources) != 1 {
+		t.Error("With changed the shipped models")
+	}
+	if m.With(nil) != m {
+		t.Error("With(nil) is not the models themselves")
+	}
+}

@@ -504,7 +504,13 @@ func (w *walker) backward(s state) []edge {
 		}
 	}
 	resolved := false
+	san := ""
 	if n.Kind == "call" && n.Call >= 0 {
+		san = w.env.Models.sanitizer(&f.Calls[n.Call])
+	}
+	// a sanitizer's value comes through the sanitize step, not its body
+	// (as forwards), even when the project defines it
+	if n.Kind == "call" && n.Call >= 0 && san == "" {
 		c := &f.Calls[n.Call]
 		for _, l := range w.targets(f, n.Call) {
 			g := w.fn(l.Callee)
@@ -523,16 +529,12 @@ func (w *walker) backward(s state) []edge {
 				out = append(out, edge{to: to, kind: Ret, via: linkVia(f, n.Call, g.ID), derived: d, confidence: conf})
 			}
 		}
-		if !resolved && (c.Dynamic || c.Method) && w.env.Models.sanitizer(c) == "" {
+		if !resolved && (c.Dynamic || c.Method) {
 			w.cut(f.Path, n.Line, "unresolved call")
 		}
 	}
 	if n.Kind == "load" && n.Loc.Kind == Prop {
 		out = append(out, w.propPeers(f, n, s, false)...)
-	}
-	san := ""
-	if n.Kind == "call" && n.Call >= 0 {
-		san = w.env.Models.sanitizer(&f.Calls[n.Call])
 	}
 	for _, in := range n.In {
 		if in.Kind == CallEdge && resolved {

@@ -36,22 +36,25 @@ type dfCache struct {
 	lru   *list.List // of *dfFile, most recently used first
 	files map[string]*list.Element
 	cfg   config.DataFlowConfig
+	// cfgErr: project.yaml exists but does not load; slice and flow refuse
+	// with it rather than answer under settings or models the user did not write
+	cfgErr error
 	// include edges by path, both ways (dfEnv.includes); small, never evicted
 	incMu    sync.Mutex
 	includes map[string][]dataflow.Include
 }
 
 // dataflowConfig reads the data-flow settings of the project's config (the
-// defaults when there is none, or it does not load: the index refused it then).
-func (s *Service) dataflowConfig() config.DataFlowConfig {
+// defaults when there is none); err says why it does not load.
+func (s *Service) dataflowConfig() (config.DataFlowConfig, error) {
 	cfg, err := config.Load(s.cfgPath)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			return config.Default().DataFlow
+			return config.Default().DataFlow, err
 		}
 		cfg = config.Default()
 	}
-	return cfg.DataFlow
+	return cfg.DataFlow, nil
 }
 
 // dfCacheOf returns the cache of snap, made on first use with the project's
@@ -60,7 +63,9 @@ func (s *Service) dfCacheOf(snap *snapshot) *dfCache {
 	snap.cacheMu.Lock()
 	defer snap.cacheMu.Unlock()
 	if snap.df == nil {
-		snap.df = newDFCache(s.dataflowConfig())
+		cfg, err := s.dataflowConfig()
+		snap.df = newDFCache(cfg)
+		snap.df.cfgErr = err
 	}
 	return snap.df
 }

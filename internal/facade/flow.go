@@ -82,7 +82,11 @@ func (s *Service) newDFEnv(snap *snapshot) (*dfEnv, error) {
 	if err != nil {
 		return nil, &Error{Code: ErrInternal, Message: err.Error()}
 	}
-	return &dfEnv{snap: snap, cache: s.dfCacheOf(snap), files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, names: map[string]string{}, models: m}, nil
+	c := s.dfCacheOf(snap)
+	if c.cfgErr != nil {
+		return nil, &Error{Code: ErrBadInput, Message: "project.yaml does not load, so the data-flow settings and models are unknown: " + c.cfgErr.Error() + "; fix it (`ragraf index` checks it too) and restart the server"}
+	}
+	return &dfEnv{snap: snap, cache: c, files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, names: map[string]string{}, models: m.With(c.cfg.Models)}, nil
 }
 
 func (d *dfEnv) close() {}
