@@ -1,0 +1,369 @@
+// Command psalm measures flow on Psalm's taint tests (github.com/vimeo/psalm,
+// MIT): tests/TaintTest.php holds PHP snippets in data providers, "valid"
+// ones where Psalm reports no taint and "invalid" ones where it reports an
+// issue type (TaintedSql, TaintedHtml, …). Every snippet is written alone
+// as a project, indexed, and asked for flows from each line that may read a
+// source of the shipped models to the sink model of the issue type
+// (TaintedSql → sink:sql, TaintedHtml → sink:output, …), or, for a safe
+// snippet, to every sink model. Psalm's annotations are mapped for the run:
+// a function marked @psalm-taint-source is a source at its call sites, a
+// parameter marked @psalm-taint-sink is a sink (a flow to it); snippets
+// with other taint annotations (escape, flow, specialize, …) are counted
+// apart. The suite is read from a checkout and never copied into this
+// repository.
+//
+//	go run ./bench/dataflow/psalm --suite /tmp/psalm [--misses]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/ragraf/ragraf/bench/dataflow/suite"
+	"github.com/ragraf/ragraf/internal/dataflow"
+)
+
+// sinkOf maps Psalm's issue types onto the shipped sink models; the others
+// (TaintedCallable, TaintedHeader, TaintedLdap, …) have none.
+var sinkOf = map[string]string{
+	"TaintedHtml":           "output",
+	"TaintedTextWithQuotes": "output",
+	"TaintedSql":            "sql",
+	"TaintedShell":          "shell",
+	"TaintedInclude":        "include",
+	"TaintedUnserialize":    "unserialize",
+	"TaintedFile":           "file",
+}
+
+type snippet struct {
+	name, code string
+	issues     []string // empty: safe
+	group      string   // plain, mapped, other annotations
+	skipped    bool
+}
+
+type target struct {
+	to, variable string
+}
+
+type outcome struct {
+	s                 *snippet
+	sources           int
+	found             map[string]bool // issue type → found
+	why               map[string]string
+	reported, unsanit bool
+	reportedTo        string
+	badSteps          int
+	err               string
+}
+
+const file = "somefile.php"
+
+func main() {
+	dir := flag.String("suite", "/tmp/psalm", "a checkout of vimeo/psalm")
+	misses := flag.Bool("misses", false, "print every miss and false report")
+	flag.Parse()
+	snips, err := load(filepath.Join(*dir, "tests", "TaintTest.php"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "psalm:", err)
+		os.Exit(1)
+	}
+	models, err := dataflow.DefaultModels()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "psalm:", err)
+		os.Exit(1)
+	}
+	var outs []outcome
+	for _, s := range snips {
+		if s.skipped {
+			outs = append(outs, outcome{s: s})
+			continue
+		}
+		outs = append(outs, run(s, models.SinkNames()))
+	}
+	report(outs, *misses)
+}
+
+// load reads the snippets of the three providers of TaintTest.php.
+func load(path string) ([]*snippet, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	src := string(b)
+	var out []*snippet
+	for _, prov := range []string{"providerValidCodeParse", "providerInvalidCodeParse", "multipleTaintIssuesAreDetectedDataProvider"} {
+		at := strings.Index(src, "function "+prov)
+		if at < 0 {
+			return nil, fmt.Errorf("no provider %s", prov)
+		}
+		v, err := suite.ParseArray(src, at+strings.Index(src[at:], "return"))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", prov, err)
+		}
+		for i, e := range v.List {
+			code, _ := e.Get("code")
+			s := &snippet{name: v.Keys[i], code: code.Str, skipped: strings.Contains(v.Keys[i], "SKIPPED-")}
+			if m, ok := e.Get("error_message"); ok {
+				s.issues = []string{firstWord(m.Str)}
+			}
+			if m, ok := e.Get("expectedIssueTypes"); ok {
+				for _, x := range m.List {
+					if t := strings.SplitN(x.Str, "{", 2)[0]; !contains(s.issues, t) {
+						s.issues = append(s.issues, t)
+					}
+				}
+			}
+			s.group = groupOf(s.code)
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var annotationRE = regexp.MustCompile(`@psalm-(taint-[a-z]+|flow|assert-untainted|specialize-call|suppress\s+Tainted\w*)`)
+
+// groupOf sorts a snippet by the taint annotations it uses: none
+// ("plain"), only sources and sinks, which the run maps ("mapped"), or
+// others the run cannot express ("other annotations").
+func groupOf(code string) string {
+	g := "plain"
+	for _, m := range annotationRE.FindAllStringSubmatch(code, -1) {
+		switch m[1] {
+		case "taint-source", "taint-sink":
+			g = "mapped"
+		default:
+			return "other annotations"
+		}
+	}
+	return g
+}
+
+var (
+	docRE   = regexp.MustCompile(`(?s)/\*\*(.*?)\*/`)
+	funcRE  = regexp.MustCompile(`(?i)\bfunction\s+&?\s*(\w+)\s*\(`)
+	srcAnn  = regexp.MustCompile(`@psalm-taint-source\s+\w+`)
+	sinkAnn = regexp.MustCompile(`@psalm-taint-sink\s+\w+\s+\$(\w+)`)
+)
+
+// annotations maps Psalm's taint annotations: the functions marked as
+// sources (called by name) and the parameters marked as sinks (a flow
+// target at the line declaring the parameter, narrowed to it).
+func annotations(code string) (sources []string, sinks []target) {
+	lines := strings.Split(code, "\n")
+	for _, d := range docRE.FindAllStringSubmatchIndex(code, -1) {
+		doc := code[d[2]:d[3]]
+		rest := code[d[1]:]
+		fm := funcRE.FindStringSubmatchIndex(rest)
+		if fm == nil || strings.TrimSpace(rest[:fm[0]]) != "" && !onlyModifiers(rest[:fm[0]]) {
+			continue
+		}
+		name := rest[fm[2]:fm[3]]
+		if srcAnn.MatchString(doc) {
+			sources = append(sources, name)
+		}
+		declLine := strings.Count(code[:d[1]+fm[0]], "\n") + 1
+		for _, m := range sinkAnn.FindAllStringSubmatch(doc, -1) {
+			at := declLine
+			for l := declLine; l <= len(lines) && l < declLine+6; l++ {
+				if regexp.MustCompile(`\$` + m[1] + `\b`).MatchString(lines[l-1]) {
+					at = l
+					break
+				}
+			}
+			sinks = append(sinks, target{to: fmt.Sprintf("%s:%d", file, at), variable: m[1]})
+		}
+	}
+	return sources, sinks
+}
+
+func onlyModifiers(s string) bool {
+	for _, w := range strings.Fields(s) {
+		switch strings.ToLower(w) {
+		case "public", "private", "protected", "static", "final", "abstract":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func run(s *snippet, sinks []string) (o outcome) {
+	o.s, o.found, o.why = s, map[string]bool{}, map[string]string{}
+	ctx := context.Background()
+	p, err := suite.Index(ctx, map[string][]byte{file: []byte(s.code)})
+	if err != nil {
+		o.err = err.Error()
+		return o
+	}
+	defer p.Close()
+	srcNames, annSinks := annotations(s.code)
+	lines, err := suite.SourceLines([]byte(s.code), srcNames)
+	if err != nil {
+		o.err = err.Error()
+		return o
+	}
+	o.sources = len(lines)
+	ask := func(l int, t target) suite.Answer {
+		a, err := p.Flow(ctx, fmt.Sprintf("%s:%d", file, l), "", t.to, t.variable)
+		if err != nil {
+			o.err = err.Error()
+		}
+		o.badSteps += a.BadSteps
+		return a
+	}
+	if len(s.issues) == 0 {
+		ts := annSinks
+		for _, m := range sinks {
+			ts = append(ts, target{to: "sink:" + m})
+		}
+		for _, l := range lines {
+			for _, t := range ts {
+				if a := ask(l, t); a.Found {
+					if !o.reported {
+						o.reportedTo = fmt.Sprintf("line %d → %s %s", l, t.to, strings.Join(a.Sanitizers, ","))
+					}
+					o.reported = true
+					if len(a.Sanitizers) == 0 {
+						o.unsanit = true
+					}
+				}
+			}
+		}
+		return o
+	}
+	for _, issue := range s.issues {
+		ts := annSinks
+		if m := sinkOf[issue]; m != "" {
+			ts = append([]target{{to: "sink:" + m}}, ts...)
+		}
+		switch {
+		case len(ts) == 0:
+			o.why[issue] = "no sink model for " + issue
+		case len(lines) == 0:
+			o.why[issue] = "no line reads a modelled source"
+		}
+		for _, l := range lines {
+			for _, t := range ts {
+				if o.found[issue] {
+					break
+				}
+				a := ask(l, t)
+				if a.Found {
+					o.found[issue] = true
+				} else if o.why[issue] == "" || o.why[issue] == "complete: no path" {
+					o.why[issue] = a.Reason()
+				}
+			}
+		}
+	}
+	return o
+}
+
+type row struct {
+	vulnerable, found, foundMapped, unmapped, safe, reported, unsanit, skipped int
+}
+
+func report(outs []outcome, misses bool) {
+	groups := map[string]*row{"plain": {}, "mapped": {}, "other annotations": {}}
+	total := &row{}
+	why := map[string]int{}
+	var errs, bad int
+	for _, o := range outs {
+		g := groups[o.s.group]
+		if o.err != "" {
+			errs++
+			fmt.Printf("error  %s: %s\n", o.s.name, o.err)
+		}
+		bad += o.badSteps
+		for _, r := range []*row{g, total} {
+			if o.s.skipped {
+				r.skipped++
+				continue
+			}
+			if len(o.s.issues) == 0 {
+				r.safe++
+				if o.reported {
+					r.reported++
+				}
+				if o.unsanit {
+					r.unsanit++
+				}
+			}
+			for _, is := range o.s.issues {
+				r.vulnerable++
+				if sinkOf[is] == "" {
+					r.unmapped++
+				}
+				if o.found[is] {
+					r.found++
+					if sinkOf[is] != "" {
+						r.foundMapped++
+					}
+				}
+			}
+		}
+		if o.s.skipped {
+			continue
+		}
+		for _, is := range o.s.issues {
+			if !o.found[is] {
+				why[o.why[is]]++
+				if misses {
+					fmt.Printf("miss   %-60s %-22s %-18s %s\n", o.s.name, is, o.s.group, o.why[is])
+				}
+			}
+		}
+		if o.reported && misses {
+			fmt.Printf("false  %-60s %-18s %s\n", o.s.name, o.s.group, o.reportedTo)
+		}
+	}
+	fmt.Printf("\nsnippets %d (errors %d, skipped by Psalm's SKIPPED- names %d)\n", len(outs), errs, total.skipped)
+	fmt.Println("\n| snippets | vulnerable (issues) | found | issue type without a sink model | safe | reported | reported, no sanitizer |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, k := range []string{"plain", "mapped", "other annotations", "all"} {
+		r := groups[k]
+		if k == "all" {
+			r = total
+		}
+		fmt.Printf("| %s | %d | %d | %d | %d | %d | %d |\n", k, r.vulnerable, r.found, r.unmapped, r.safe, r.reported, r.unsanit)
+	}
+	fmt.Printf("\nvulnerable found: %d of %d = %.2f (issue types with a sink model: %d of %d = %.2f)\n", total.found, total.vulnerable, ratio(total.found, total.vulnerable), total.foundMapped, total.vulnerable-total.unmapped, ratio(total.foundMapped, total.vulnerable-total.unmapped))
+	fmt.Printf("safe reported:    %d of %d = %.2f (no sanitizer on the path: %d = %.2f)\n", total.reported, total.safe, ratio(total.reported, total.safe), total.unsanit, ratio(total.unsanit, total.safe))
+	fmt.Printf("steps off the snippet's lines: %d\n", bad)
+	var keys []string
+	for k := range why {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j]
+	})
+	fmt.Println("\nmisses by what the answer says:")
+	for _, k := range keys {
+		fmt.Printf("  %4d  %s\n", why[k], k)
+	}
+}
+
+func ratio(a, b int) float64 { return float64(a) / float64(max(b, 1)) }
