@@ -12,7 +12,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoding; Decode refuses others.
-const codecVersion = 2
+const codecVersion = 3
 
 // ErrCodec is returned for bytes that are not an encoding of this version.
 var ErrCodec = errors.New("dataflow: not an IR encoding of this version")
@@ -61,6 +61,8 @@ func Encode(fs []*Func) []byte {
 		e.ints(f.Returns)
 		e.strs(f.Imprecise)
 		e.str(f.Skipped)
+		e.bool(f.Public != nil)
+		e.strs(f.Public)
 		e.int(len(f.Nodes))
 		for i := range f.Nodes {
 			n := &f.Nodes[i]
@@ -188,6 +190,9 @@ func Decode(b []byte) ([]*Func, error) {
 		f.Params, f.Returns = d.ints(), d.ints()
 		f.Imprecise = d.strs()
 		f.Skipped = d.str()
+		if magic, pub := d.bool(), d.strs(); magic {
+			f.Public = append([]string{}, pub...)
+		}
 		if n := d.count(); n > 0 {
 			f.Nodes = make([]Node, n)
 		}

@@ -17,7 +17,7 @@ func sampleFuncs() []*Func {
 	fn := &Func{Path: "a.php", Name: "run", Class: "Db", StartLine: 5, EndLine: 9,
 		Nodes: []Node{{Line: 5, Kind: "param", Loc: Loc{Kind: Param, Name: "x", Index: 0}, Call: -1},
 			{Line: 7, Kind: "return", Loc: Loc{Kind: Return}, In: []In{{From: 0, Kind: Concat}}, Call: -1}},
-		Params: []int{0}, Returns: []int{1}, RestParam: true}
+		Params: []int{0}, Returns: []int{1}, RestParam: true, Public: []string{"id", "name"}}
 	big := &Func{Path: "a.php", Name: "huge", StartLine: 10, EndLine: 19, Skipped: TooLarge}
 	return []*Func{top, fn, big}
 }

@@ -153,6 +153,10 @@ type Func struct {
 	// Skipped says why the function was not lowered (TooLarge); it then
 	// has no nodes, and a query that reaches it reports a cut point.
 	Skipped string
+	// Public is set on the methods PHP calls only for isset/empty
+	// (__isset) or unset (__unset) of a property the caller cannot see:
+	// the class's public properties, which never call them (magic.go).
+	Public []string
 
 	out [][]int // reverse of In, built by Out or Prepare
 }

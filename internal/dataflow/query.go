@@ -134,6 +134,9 @@ type state struct {
 	cs     [2]frame
 	ncs    int
 	crossd int // functions crossed so far; not a distinct state by itself
+	// san: a sanitizer is on the path here (Flow only: it searches the
+	// paths without one first)
+	san bool
 }
 
 func (s state) key() state { s.crossd = 0; return s }
@@ -181,6 +184,7 @@ type walker struct {
 	includes map[string][]Include
 	globals  map[string]*globalIndex
 	scopes   map[string][]string
+	magic    map[string]bool // entered, by magic method and file
 	cuts     map[Cut]bool
 	states   int
 	stopped  bool
@@ -200,7 +204,7 @@ func newWalker(ctx context.Context, env Env, b Budget) *walker {
 	}
 	return &walker{ctx: ctx, env: env, budget: b, deadline: time.Now().Add(time.Duration(b.MaxMS) * time.Millisecond),
 		funcs: map[string]*Func{}, callees: map[string][]Link{}, callers: map[string][]Link{}, siblings: map[string][]*Func{}, cuts: map[Cut]bool{},
-		includes: map[string][]Include{}, globals: map[string]*globalIndex{}, scopes: map[string][]string{}}
+		includes: map[string][]Include{}, globals: map[string]*globalIndex{}, scopes: map[string][]string{}, magic: map[string]bool{}}
 }
 
 func (w *walker) fn(id string) *Func {
@@ -411,6 +415,9 @@ func (w *walker) propPeers(f *Func, n *Node, s state, loads bool) []edge {
 				continue
 			}
 			if conf := propAlias(m.Loc.Name, n.Loc.Name); conf > 0 {
+				if !w.entered(f, f) || !w.entered(g, f) {
+					break
+				}
 				out = append(out, edge{to: state{fn: g.ID, node: j, crossd: s.crossd}, kind: kind, derived: true, confidence: conf})
 			}
 		}
@@ -746,34 +753,50 @@ func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, 
 		root bool
 	}
 	parent := map[state]back{}
-	var queue []state
+	// queues[0] holds states reached without a sanitizer, queues[1] those
+	// behind one: the search takes the first empty before the second, so
+	// a path that passes no sanitizer is found whenever one exists (the
+	// value reaches the sink as it came) and a sanitized one only
+	// otherwise; a state reached clean is not walked again sanitized.
+	var queues, deferred [2][]state
 	for _, p := range start {
 		w.funcs[p.Func.ID] = p.Func
 		s := state{fn: p.Func.ID, node: p.Node}
 		if _, ok := parent[s]; !ok {
 			parent[s] = back{root: true}
-			queue = append(queue, s)
+			queues[0] = append(queues[0], s)
 		}
 	}
 	res := &FlowResult{}
 	var end *state
 	fnSeen := map[string]bool{}
-	// global moves wait until the rest is searched (globals.go): their
-	// scope is wide, and most paths need none
-	var deferred []state
-	for (len(queue) > 0 || len(deferred) > 0) && end == nil && !w.stopped {
+	pending := func() bool {
+		return len(queues[0])+len(queues[1])+len(deferred[0])+len(deferred[1]) > 0
+	}
+	// global moves wait until the rest of their tier is searched
+	// (globals.go): their scope is wide, and most paths need none
+	for pending() && end == nil && !w.stopped {
 		var s state
 		var es []edge
-		if len(queue) == 0 {
-			s, deferred = deferred[0], deferred[1:]
+		tier := 0
+		if len(queues[0]) == 0 && len(deferred[0]) == 0 {
+			tier = 1
+		}
+		if len(queues[tier]) == 0 {
+			s, deferred[tier] = deferred[tier][0], deferred[tier][1:]
 			f := w.fn(s.fn)
 			if f == nil {
 				continue
 			}
 			es = w.globalMoves(f, s, forward)
 		} else {
-			s = queue[0]
-			queue = queue[1:]
+			s, queues[tier] = queues[tier][0], queues[tier][1:]
+			if clean := s.key(); s.san {
+				clean.san = false
+				if _, ok := parent[clean]; ok {
+					continue // walked without a sanitizer already
+				}
+			}
 			f := w.fn(s.fn)
 			if f == nil {
 				continue
@@ -792,19 +815,31 @@ func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, 
 				es = w.backward(s)
 			}
 			if w.hasGlobal(f, s, forward) {
-				deferred = append(deferred, s)
+				deferred[tier] = append(deferred[tier], s)
 			}
 		}
 		for _, e := range es {
+			e.to.san = s.san || e.kind == Sanitize
 			k := e.to.key()
 			if _, ok := parent[k]; ok {
 				continue
+			}
+			if k.san {
+				clean := k
+				clean.san = false
+				if _, ok := parent[clean]; ok {
+					continue
+				}
 			}
 			if !w.tick() {
 				break
 			}
 			parent[k] = back{prev: s.key(), e: e}
-			queue = append(queue, e.to)
+			t := 0
+			if e.to.san {
+				t = 1
+			}
+			queues[t] = append(queues[t], e.to)
 		}
 	}
 	if w.err != nil {

@@ -57,27 +57,32 @@ func lowerTree(path string, src []byte, root *sitter.Node, maxLines int) []*data
 	lw.stmts(root)
 	// every function and method, found without recursion
 	type item struct {
-		n     *sitter.Node
-		class string
+		n, decl *sitter.Node // decl: the class declaration n is in
+		class   string
 	}
 	stack := []item{{n: root}}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := it.n
-		class := it.class
+		class, decl := it.class, it.decl
 		switch n.Kind() {
 		case "function_definition", "method_declaration":
 			if body := n.ChildByFieldName("body"); body != nil {
-				out = append(out, lowerFunc(path, src, n, class, maxLines))
+				f := lowerFunc(path, src, n, class, maxLines)
+				if n.Kind() == "method_declaration" && isPropertyMagic(f.Name) {
+					f.Public = publicProps(decl, src)
+				}
+				out = append(out, f)
 			}
 		case "class_declaration", "trait_declaration", "enum_declaration", "interface_declaration":
 			if nm := n.ChildByFieldName("name"); nm != nil {
 				class = nm.Utf8Text(src)
 			}
+			decl = n
 		}
 		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-			stack = append(stack, item{n: n.NamedChild(uint(i)), class: class})
+			stack = append(stack, item{n: n.NamedChild(uint(i)), class: class, decl: decl})
 		}
 	}
 	sort.SliceStable(out[1:], func(i, j int) bool { return out[1+i].StartLine < out[1+j].StartLine })
@@ -111,6 +116,10 @@ type lowering struct {
 	// closure > 0 inside a closure's body: its returns are not the function's
 	closure   int
 	imprecise bool
+	// replacing holds, per enclosing try whose finally always returns,
+	// the closure depth it is at: a return in its try or catch blocks
+	// does not leave the function with its own value
+	replacing []int
 }
 
 // loopFrame collects the uses made inside one loop's body, to add the
@@ -343,6 +352,11 @@ func (l *lowering) stmt(n *sitter.Node) {
 		for i := uint(0); i < n.NamedChildCount(); i++ {
 			ins = append(ins, l.expr(n.NamedChild(i))...)
 		}
+		if k := len(l.replacing); k > 0 && l.replacing[k-1] == l.closure {
+			// a finally that returns replaces this value
+			l.node(n, "replaced_return", dataflow.Loc{Kind: dataflow.Return}, ins)
+			return
+		}
 		id := l.node(n, "return", dataflow.Loc{Kind: dataflow.Return}, ins)
 		if l.closure == 0 {
 			l.f.Returns = append(l.f.Returns, id)
@@ -420,6 +434,7 @@ func (l *lowering) stmt(n *sitter.Node) {
 		}
 		l.env = merge(ends)
 	case "try_statement":
+		endReplace := l.replaceReturns(n)
 		pre := l.copyEnv()
 		l.stmt(n.ChildByFieldName("body"))
 		ends := []map[string][]int{l.env}
@@ -435,6 +450,7 @@ func (l *lowering) stmt(n *sitter.Node) {
 				l.stmt(c.ChildByFieldName("body"))
 				ends = append(ends, l.env)
 			case "finally_clause":
+				endReplace()
 				l.env = merge(ends)
 				l.stmt(c.ChildByFieldName("body"))
 				ends = []map[string][]int{l.env}
@@ -466,7 +482,9 @@ func (l *lowering) stmt(n *sitter.Node) {
 			v := varName(l.text(nm))
 			l.define(v, l.node(c, "assign", dataflow.Loc{Kind: dataflow.Local, Name: v}, ins), true)
 		}
-	case "unset_statement", "break_statement", "continue_statement", "goto_statement", "named_label_statement", "empty_statement":
+	case "unset_statement":
+		l.unset(n)
+	case "break_statement", "continue_statement", "goto_statement", "named_label_statement", "empty_statement":
 		return
 	default:
 		for i := uint(0); i < n.NamedChildCount(); i++ {
@@ -478,6 +496,47 @@ func (l *lowering) stmt(n *sitter.Node) {
 			}
 		}
 	}
+}
+
+// replaceReturns starts the try or catch blocks of try statement n: when
+// its finally block ends in a return (or a throw), their returns do not
+// give the function's value. The returned function ends them (idempotent);
+// the finally block itself is lowered after it.
+func (l *lowering) replaceReturns(n *sitter.Node) func() {
+	fin := (*sitter.Node)(nil)
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c.Kind() == "finally_clause" {
+			fin = c.ChildByFieldName("body")
+		}
+	}
+	if fin == nil || !endsInExit(fin) {
+		return func() {}
+	}
+	l.replacing = append(l.replacing, l.closure)
+	k := len(l.replacing)
+	return func() {
+		if len(l.replacing) == k {
+			l.replacing = l.replacing[:k-1]
+		}
+	}
+}
+
+// endsInExit reports whether block b's last statement is a return or a
+// throw, so that no path leaves it normally.
+func endsInExit(b *sitter.Node) bool {
+	for i := int(b.NamedChildCount()) - 1; i >= 0; i-- {
+		c := b.NamedChild(uint(i))
+		switch c.Kind() {
+		case "comment":
+			continue
+		case "return_statement":
+			return true
+		case "expression_statement":
+			return c.NamedChildCount() > 0 && c.NamedChild(0).Kind() == "throw_expression"
+		}
+		return false
+	}
+	return false
 }
 
 func copyOf(m map[string][]int) map[string][]int {

@@ -34,7 +34,7 @@ func (l *lowering) key(n *sitter.Node) string {
 			return s
 		}
 	case "integer":
-		return l.text(n)
+		return normInt(l.text(n))
 	}
 	return "*"
 }
@@ -114,9 +114,11 @@ func (l *lowering) assignTo(t *sitter.Node, ins []src, kind string) int {
 			}
 			if base.Kind() != "variable_name" {
 				k = "*"
+			} else if key == nil {
+				k = l.appendKey(v)
 			}
 			id := l.node(t, kind, dataflow.Loc{Kind: dataflow.Elem, Name: v, Key: k}, withKind(ins, dataflow.Store))
-			l.define(v, id, true) // an element store keeps the rest of the array
+			l.defineElem(v, id, k) // an element store keeps the rest of the array
 			return id
 		}
 		if b != nil {
@@ -293,6 +295,9 @@ func (l *lowering) expr(n *sitter.Node) []src {
 			}
 			return l.readElem(v, k)
 		}
+		if base != nil && base.Kind() == "array_creation_expression" && k != "*" {
+			return l.literalElem(base, k)
+		}
 		return withKind(l.expr(base), dataflow.Load)
 	case "member_access_expression", "nullsafe_member_access_expression", "scoped_property_access_expression":
 		if p, ok := l.propName(n); ok {
@@ -365,28 +370,29 @@ func (l *lowering) children(n *sitter.Node) []src {
 	return out
 }
 
-// keyedArray lowers `$v = ['k' => …, …]` when every key is a literal: one
-// element definition per key, at its own line, so that $v['k'] depends on
-// that element's value only. Anything else is left to the general case.
+// keyedArray lowers `$v = [ … ]`: one element definition per element, at
+// its own line, keyed as arrayElems computes, so that $v['k'] and $v[1]
+// depend on that element's value only (a computed key is "*" and reaches
+// every read). Anything else is left to the general case.
 func (l *lowering) keyedArray(left, right *sitter.Node) ([]src, bool) {
 	if left == nil || right == nil || left.Kind() != "variable_name" || right.Kind() != "array_creation_expression" {
 		return nil, false
 	}
 	v := varName(l.text(left))
-	if v == "this" || superglobals[v] || right.NamedChildCount() == 0 {
+	if v == "this" || superglobals[v] {
 		return nil, false
 	}
-	for i := uint(0); i < right.NamedChildCount(); i++ {
-		el := right.NamedChild(i)
-		if el.NamedChildCount() != 2 || l.key(el.NamedChild(0)) == "*" {
-			return nil, false
-		}
+	els := l.arrayElems(right)
+	if len(els) == 0 {
+		return nil, false
 	}
 	var out []src
-	for i := uint(0); i < right.NamedChildCount(); i++ {
-		el := right.NamedChild(i)
-		vals := l.expr(el.NamedChild(1))
-		id := l.node(el, "assign", dataflow.Loc{Kind: dataflow.Elem, Name: v, Key: l.key(el.NamedChild(0))}, withKind(vals, dataflow.Store))
+	for i, e := range els {
+		if e.key != nil && e.k == "*" {
+			l.expr(e.key)
+		}
+		vals := l.expr(e.val)
+		id := l.node(e.el, "assign", dataflow.Loc{Kind: dataflow.Elem, Name: v, Key: e.k}, withKind(vals, dataflow.Store))
 		l.define(v, id, i > 0) // the first replaces the array, the others join it
 		out = append(out, src{from: id, kind: dataflow.Assign})
 	}
@@ -527,6 +533,9 @@ func (l *lowering) call(n *sitter.Node) []src {
 	c.Result = l.node(n, "call", loc, res)
 	l.f.Nodes[c.Result].Call = ci
 	l.f.Calls[ci] = c
+	if !c.Method && !c.Dynamic {
+		l.rekeyArg(c.Name, argNodes, c.Args)
+	}
 	if o, ok := outArgs[strings.ToLower(c.Name)]; ok && !c.Method && o.out < len(argNodes) && o.in < len(c.Args) {
 		if v := firstNamed(argNodes[o.out]); v != nil && v.Kind() == "variable_name" {
 			name := varName(l.text(v))

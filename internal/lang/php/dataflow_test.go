@@ -73,6 +73,37 @@ function f($a, $b) {
 function f($d) {
     return (new DateTimeImmutable())->modify($d)->format('c');
 }`, []string{"3 L3 call modify() <- 2:call 1:call", "5 L3 call format() <- 4:call 3:call"}},
+		{"array literals keyed as PHP numbers them, appends continue the count", `<?php
+function f($a, $b, $k) {
+    $r = array('x', $a, 5 => $b, 'y');
+    $r[] = $a;
+    $s = [$k => $a, 'b'];
+    $t = array('p', $a)[0];
+    $r['k'] = $a;
+    $r['k'] = $b;
+    foreach ($b as $v) { $r[] = $v; }
+    return $r[1] . $r[6] . $r[7] . $r['k'];
+}`, []string{"3 L3 assign $r['0']", "4 L3 assign $r['1'] <- 0:store", "5 L3 assign $r['5'] <- 1:store",
+			"6 L3 assign $r['6']", "7 L4 assign $r['7'] <- 0:store", "8 L5 assign $s[*] <- 0:store", "9 L5 assign $s[*]",
+			"10 L6 assign $t", "14 L9 assign $r[*] <- 13:store", "15 L10 return return <- 4:concat 14:concat 6:concat 7:concat 12:concat"}},
+		{"a built-in that reorders an array redefines it whole", `<?php
+function f($a) {
+    $r = array('x', $a);
+    sort($r);
+    return $r[0];
+}`, []string{"5 L4 assign $r <- 1:assign 2:assign", "6 L5 return return <- 5:load"}},
+		{"a finally that returns replaces the returns before it", `<?php
+function f($a, $b) {
+    try { return $a; } catch (E $e) { return $e; } finally { $b = trim($b); return $b; }
+}`, []string{"2 L3 replaced_return return <- 0:assign", "4 L3 replaced_return return <- 3:assign", "8 L3 return return <- 7:assign"}},
+		{"a finally that does not return keeps them", `<?php
+function f($a) {
+    try { return $a; } finally { echo 'x'; }
+}`, []string{"1 L3 return return <- 0:assign"}},
+		{"unset is a call of its operands", `<?php
+function f($o) {
+    unset($o->p, $o->q);
+}`, []string{"1 L3 load *::$p <- 0:load", "2 L3 arg arg 0 of unset() <- 1:assign", "5 L3 call unset() <- 2:call 4:call"}},
 		{"imprecise", `<?php
 function f($a) {
     global $g;
@@ -169,5 +200,34 @@ q($conn, $id);
 	x.SetDataflow(false, 0)
 	if res, _ := x.File(context.Background(), "a.php", []byte(src)); res.Dataflow != nil {
 		t.Error("File lowered with data flow off")
+	}
+}
+
+// TestDataflowPropertyMagic: __isset and __unset carry their class's public
+// properties (isset/unset of those never calls them); other methods none.
+func TestDataflowPropertyMagic(t *testing.T) {
+	fs := lowerSrc(t, `<?php
+class A {
+    public $x = 1, $y;
+    var $v;
+    private $p;
+    protected static $s;
+    function __construct(public $c, private $d) {}
+    function __isset($n) { return true; }
+    function __unset($n) {}
+    function other() {}
+}
+class B { function __ISSET($n) {} }
+`)
+	want := map[string][]string{"__construct": nil, "__isset": {"c", "v", "x", "y"}, "__unset": {"c", "v", "x", "y"}, "other": nil, "__ISSET": {}}
+	for _, f := range fs[1:] {
+		w, ok := want[f.Name]
+		if !ok {
+			t.Errorf("unexpected function %q", f.Name)
+			continue
+		}
+		if (w == nil) != (f.Public == nil) || strings.Join(w, ",") != strings.Join(f.Public, ",") {
+			t.Errorf("%s: public %q, want %q", f.Name, f.Public, w)
+		}
 	}
 }
