@@ -2,7 +2,9 @@
 // patterns (github.com/testable-eu/sast-testability-patterns, Apache-2.0):
 // every PHP pattern instance is indexed on its own and asked for a flow from
 // its expected source line to its expected sink line. It prints the share of
-// expected flows found, the share of listed non-flows reported, the steps
+// expected flows found, the share of listed non-flows reported (a path
+// that passes a sanitizer is not a report: the engine returns one only when
+// no path without a sanitizer exists), the steps
 // whose path:line is not a line of the instance, and one row per miss with
 // the cut points that explain it. The suite is read from a checkout and
 // never copied into this repository.
@@ -41,6 +43,7 @@ type instance struct {
 type outcome struct {
 	inst              *instance
 	found, complete   bool
+	sanitized         bool // the path found passes a sanitizer
 	notFound, badStep bool
 	cuts              []string
 	err               string
@@ -136,6 +139,7 @@ func run(in *instance) (o outcome) {
 	}
 	r := env.Result.(facade.FlowResult)
 	o.found, o.complete, o.notFound = r.Found, r.Complete, env.NotFound
+	o.sanitized = len(r.Sanitizers) > 0
 	for _, c := range r.CutPoints {
 		o.cuts = append(o.cuts, c.Reason)
 	}
@@ -175,7 +179,7 @@ func validLine(path string, line int) bool {
 }
 
 func report(outs []outcome, misses bool) {
-	var flows, found, nonflows, reported, bad, errs int
+	var flows, found, foundSan, nonflows, reported, reportedSan, bad, errs int
 	why := map[string]int{}
 	for _, o := range outs {
 		if o.err != "" {
@@ -190,6 +194,9 @@ func report(outs []outcome, misses bool) {
 			flows++
 			if o.found {
 				found++
+				if o.sanitized {
+					foundSan++
+				}
 				continue
 			}
 			k := reason(o)
@@ -199,7 +206,15 @@ func report(outs []outcome, misses bool) {
 			}
 		} else {
 			nonflows++
-			if o.found {
+			// the engine returns a path without a sanitizer whenever one
+			// exists: a non-flow found only through one is not reported
+			if o.found && o.sanitized {
+				reportedSan++
+				if misses {
+					fmt.Printf("sanitized %s/%s\n", o.inst.pattern, o.inst.name)
+				}
+			}
+			if o.found && !o.sanitized {
 				reported++
 				if misses {
 					fmt.Printf("false  %s/%s\n", o.inst.pattern, o.inst.name)
@@ -209,7 +224,9 @@ func report(outs []outcome, misses bool) {
 	}
 	fmt.Printf("\ninstances %d (errors %d)\n", len(outs), errs)
 	fmt.Printf("expected flows found: %d of %d = %.2f\n", found, flows, float64(found)/float64(max(flows, 1)))
+	fmt.Printf("  of them only through a sanitizer: %d\n", foundSan)
 	fmt.Printf("non-flows reported:   %d of %d = %.2f\n", reported, nonflows, float64(reported)/float64(max(nonflows, 1)))
+	fmt.Printf("  found only through a sanitizer (not reported): %d\n", reportedSan)
 	fmt.Printf("answers with a step off the instance's lines: %d\n", bad)
 	var keys []string
 	for k := range why {
