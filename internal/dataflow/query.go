@@ -652,6 +652,7 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 			}
 			if !visited[e.to.key()] {
 				if !w.tick() {
+					res.Truncated = true // this state is not walked
 					return
 				}
 				visited[e.to.key()] = true
