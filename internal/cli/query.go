@@ -27,6 +27,7 @@ type queryOptions struct {
 	Name, QName, ID, Path, Kind, Query, Mode, Cursor, Base, Head string
 	Depth, Limit, Budget, Line                                   int
 	Focus                                                        []string
+	Data                                                         bool
 }
 
 func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
@@ -64,10 +65,11 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 	f.IntVar(&opts.Depth, "depth", 0, "depth argument (callers, impact)")
 	f.IntVar(&opts.Limit, "limit", 0, "page size")
 	f.IntVar(&opts.Budget, "budget-tokens", 0, "budget_tokens argument (repo_map, context)")
-	f.IntVar(&opts.Line, "line", 0, "line argument with --path (context)")
+	f.IntVar(&opts.Line, "line", 0, "line argument with --path (context, impact, slice)")
 	f.StringVar(&opts.Base, "base", "", "base commit (changes)")
 	f.StringVar(&opts.Head, "head", "", "head commit (changes)")
 	f.StringSliceVar(&opts.Focus, "focus", nil, "focus argument (repo_map), repeatable")
+	f.BoolVar(&opts.Data, "data", true, "data argument (impact): --data=false leaves out the data block")
 	return cmd
 }
 
@@ -101,6 +103,7 @@ func queryArgs(cmd *cobra.Command, opts *queryOptions) ([]byte, error) {
 	set("line", "line", opts.Line)
 	set("base", "base", opts.Base)
 	set("head", "head", opts.Head)
+	set("data", "data", opts.Data)
 	if opts.Format == facade.FormatConcise || opts.Format == facade.FormatDetailed {
 		m["format"] = opts.Format
 	}

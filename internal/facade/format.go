@@ -335,6 +335,67 @@ type ImpactConcise struct {
 	Hard    ImpactBlockConcise `json:"hard"`
 	Soft    ImpactBlockConcise `json:"soft"`
 	Cursors map[string]string  `json:"cursors,omitempty"`
+	Data    *ImpactDataConcise `json:"data,omitempty"`
+}
+
+// ImpactDataConcise is impact's data block in concise form: each change at
+// its first definition with its read count, each read as a Brief (at the
+// reading place, id and name the function holding it) with of, the change it
+// reads; cut points as "path:line reason".
+type ImpactDataConcise struct {
+	Status    string              `json:"status"`
+	Reason    string              `json:"reason,omitempty"`
+	Changed   []DataChangeConcise `json:"changed"`
+	Reads     []DataReadConcise   `json:"reads"`
+	Total     int                 `json:"total"`
+	Truncated bool                `json:"truncated,omitempty"`
+	Complete  bool                `json:"complete,omitempty"`
+	Cuts      []string            `json:"cuts,omitempty"`
+}
+
+// DataChangeConcise is one changed value.
+type DataChangeConcise struct {
+	At    string `json:"at"`
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+	Reads int    `json:"reads"`
+	Stale bool   `json:"stale,omitempty"`
+}
+
+// DataReadConcise is one read of a changed value.
+type DataReadConcise struct {
+	Brief
+	Of string `json:"of"`
+}
+
+func (d *ImpactData) concise() *ImpactDataConcise {
+	if d == nil {
+		return nil
+	}
+	out := &ImpactDataConcise{Status: d.Status, Reason: d.Reason, Changed: make([]DataChangeConcise, 0, len(d.Changed)),
+		Reads: make([]DataReadConcise, 0, len(d.Reads)), Total: d.Total, Truncated: d.Truncated, Complete: d.Complete}
+	for _, c := range d.Changed {
+		out.Changed = append(out.Changed, DataChangeConcise{At: at(c.Path, c.Line), Kind: c.Kind, Name: c.Name, Reads: c.Reads, Stale: c.Stale != nil})
+	}
+	for _, r := range d.Reads {
+		name := r.FunctionName
+		if name == "" {
+			name = r.Location
+		}
+		b := Brief{ID: r.Function, At: at(r.Path, r.Line), Kind: r.Kind, Name: name, Derived: r.Provenance == "derived", Stale: r.Stale != nil}
+		if r.Depth > 1 {
+			b.Depth = r.Depth
+		}
+		out.Reads = append(out.Reads, DataReadConcise{Brief: b, Of: r.Changed})
+	}
+	for _, c := range d.CutPoints {
+		s := c.Reason
+		if c.Path != "" {
+			s = at(c.Path, c.Line) + " " + s
+		}
+		out.Cuts = append(out.Cuts, s)
+	}
+	return out
 }
 
 func (r ImpactResult) concise() any {
@@ -364,7 +425,7 @@ func (r ImpactResult) concise() any {
 			Tests: briefSymbols(b.Tests)}
 	}
 	return ImpactConcise{Targets: briefSymbols(r.Targets), Depth: r.Depth, Mode: r.Mode, List: r.List,
-		Hard: block(r.Hard), Soft: block(r.Soft), Cursors: r.Cursors}
+		Hard: block(r.Hard), Soft: block(r.Soft), Cursors: r.Cursors, Data: r.Data.concise()}
 }
 
 // SearchConcise is search in concise form, hits best first: a symbol hit is

@@ -136,9 +136,12 @@ type ImpactArgs struct {
 	ID    string `json:"id,omitempty" jsonschema:"node id of the definition that changes"`
 	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
 	Path  string `json:"path,omitempty" jsonschema:"a file that changes, instead of one definition"`
+	Line  int    `json:"line,omitempty" jsonschema:"with path: the line that changes (its definition, and data from what it defines)"`
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
 	Mode  string `json:"mode,omitempty" jsonschema:"hard (stated chains only) or all (default)"`
 	List  string `json:"list,omitempty" jsonschema:"list to page: symbols (default), files, entry_points, tables"`
+	Data  *bool  `json:"data,omitempty" jsonschema:"false: no data block (what reads the changed parameters, properties, return value)"`
+	DataBudget
 	Page
 	Output
 }
@@ -192,6 +195,9 @@ type ImpactResult struct {
 	// Cursors has, for each list an answer paging symbols cut after its
 	// first page (files, entry_points, tables), the cursor of its next page.
 	Cursors map[string]string `json:"cursors,omitempty"`
+	// Data is what reads the changed values downstream (impactdata.go); in
+	// the answer that starts the symbols list, unless data is false.
+	Data *ImpactData `json:"data,omitempty"`
 }
 
 // impactLists are the lists impact pages; a cursor names one.
@@ -369,6 +375,9 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if err := checkName("qname", args.QName, false); err != nil {
 		return nil, err
 	}
+	if args.Line < 0 || (args.Line > 0 && args.Path == "") {
+		return nil, badInput("line (at least 1) goes with path")
+	}
 	var path string
 	if args.Path != "" {
 		p, err := s.cleanPath("path", args.Path)
@@ -382,6 +391,10 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		return nil, err
 	}
 	mode, err := checkEnum("mode", args.Mode, "all", "hard", "all")
+	if err != nil {
+		return nil, err
+	}
+	budget, err := checkBudget(args.DataBudget, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +414,17 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	env := s.envelope(op, snap)
 	res := ImpactResult{Targets: []Symbol{}, Depth: depth, Mode: mode, List: list, Hard: emptyBlock(), Soft: emptyBlock()}
 	var start []string
-	if path != "" {
+	var lineDef *Symbol // path with line: the innermost definition around it
+	if path != "" && args.Line > 0 {
+		t, ok, err := s.symbolAt(ctx, snap, path, args.Line)
+		if err != nil {
+			return nil, err
+		}
+		if ok && t.Kind != string(fact.File) { // top-level code changes the file
+			lineDef = &t
+		}
+	}
+	if path != "" && lineDef == nil {
 		nodes, err := snap.graph.NodesInFile(ctx, path)
 		if err != nil {
 			return nil, storeError(err)
@@ -411,10 +434,13 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 			if n.Kind == fact.File {
 				res.Targets = append(res.Targets, toSymbol(n, fact.Node{}))
 			}
+
 		}
 	} else {
-		t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-		if err != nil {
+		t, ok, err := Symbol{}, false, error(nil)
+		if lineDef != nil {
+			t, ok = *lineDef, true
+		} else if t, ok, err = s.target(ctx, snap, args.ID, args.QName); err != nil {
 			return nil, err
 		}
 		if ok {
@@ -522,9 +548,26 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	res.Hard.Symbols, res.Soft.Symbols = impactItems(pageHard, syms), impactItems(pageSoft, syms)
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(pageHE, syms), impactItems(pageSE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(pageHT, syms), impactItems(pageST, syms)
+	if list == "symbols" && offset == 0 && (args.Data == nil || *args.Data) {
+		dt := dataTarget{path: path, line: args.Line}
+		if args.Line == 0 && len(res.Targets) > 0 {
+			dt.sym = res.Targets[0]
+		}
+		if res.Data, err = s.impactData(ctx, snap, dt, budget, limit, mode == "hard"); err != nil {
+			return nil, err
+		}
+		if res.Data.Truncated && len(res.Data.Changed) > 0 {
+			c := res.Data.Changed[0]
+			a := map[string]any{"path": c.Path, "line": c.Line, "direction": "forward"}
+			if c.Kind == ChangeParameter {
+				a["variable"] = c.Name
+			}
+			env.Suggest = append(env.Suggest, Suggestion{Op: "slice", Args: a, Why: "every place " + c.Name + " reaches, paged"})
+		}
+	}
 	env.Result = res
 	env.Limits = pg.limits(snap, returned, total)
-	if len(hard)+len(soft) == 0 {
+	if len(hard)+len(soft) == 0 && (res.Data == nil || res.Data.Total == 0) {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(firstQName(res.Targets))}, Why: "text mentions the graph does not link"})
 	}
@@ -532,6 +575,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	for _, t := range res.Targets {
 		paths = append(paths, t.Path)
 	}
+	paths = append(paths, res.Data.paths()...)
 	for _, b := range []ImpactBlock{res.Hard, res.Soft} {
 		for _, f := range b.Files {
 			paths = append(paths, f.Path)

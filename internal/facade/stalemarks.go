@@ -53,6 +53,7 @@ func markStale(result any, v *StaleView) any {
 			}
 			markSymbols(b.Tests, v)
 		}
+		r.Data.markStale(v)
 		return r
 	case ImplementationsResult:
 		markSymbol(&r.Target, v)

@@ -93,3 +93,115 @@ func TestFT43_DataflowOverMCP(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+const impactDataApp = `<?php
+class Cart {
+    private $total;
+    public function add($price) {
+        $line = round_price($price);
+        $this->total = $line;
+        return $line;
+    }
+    public function summary() {
+        echo $this->total;
+    }
+}
+function round_price($v) {
+    return floor($v * 100) / 100;
+}
+function checkout(Cart $cart) {
+    $sum = $cart->add(10);
+    echo $sum;
+}
+`
+
+// TestFT18_ImpactDataOverMCP drives the real binary: ragraf_impact answers,
+// besides the callers, the data block in its concise form by default (the
+// parameter read in the callee, the property read by another method, the
+// return value read by the caller), the CLI prints the same answer for the
+// same format, data: false (--data=false) leaves the block out, and every
+// place the block cites exists in the indexed file (FT-17).
+func TestFT18_ImpactDataOverMCP(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "shop.php"), []byte(impactDataApp), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := run(t, root, "index"); code != 0 {
+		t.Fatalf("index: %d %s", code, out)
+	}
+	ctx := context.Background()
+	cs := connect(t, ctx, root)
+	call := func(args string) string {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_impact", Arguments: json.RawMessage(args)})
+		if err != nil || res.IsError {
+			t.Fatalf("impact %s: %v %+v", args, err, res)
+		}
+		return text(t, res)
+	}
+	got := call(`{"qname":"Cart::add"}`)
+	var env struct {
+		Result struct {
+			Hard struct {
+				Symbols []struct{ Name string } `json:"symbols"`
+			} `json:"hard"`
+			Data *struct {
+				Status  string `json:"status"`
+				Changed []struct {
+					Name string `json:"name"`
+				} `json:"changed"`
+				Reads []struct {
+					At   string `json:"at"`
+					Name string `json:"name"`
+					Of   string `json:"of"`
+				} `json:"reads"`
+				Total int `json:"total"`
+			} `json:"data"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(got), &env); err != nil {
+		t.Fatal(err)
+	}
+	d := env.Result.Data
+	if d == nil || d.Status != "available" || len(env.Result.Hard.Symbols) == 0 {
+		t.Fatalf("answer: %s", got)
+	}
+	want := map[string]bool{"$price shop.php:13 round_price": false, "Cart::$total shop.php:10 Cart::summary": false, "return shop.php:17 checkout": false, "return shop.php:18 checkout": false}
+	for _, r := range d.Reads {
+		k := r.Of + " " + r.At + " " + r.Name
+		if _, ok := want[k]; ok {
+			want[k] = true
+		}
+	}
+	for k, ok := range want {
+		if !ok {
+			t.Errorf("no read %s in %s", k, got)
+		}
+	}
+	cli, code := run(t, root, "query", "impact", "--args", `{"qname":"Cart::add","format":"concise"}`)
+	if code != 0 || !sameAnswer(got, string(cli)) {
+		t.Errorf("MCP and CLI differ (exit %d)\nMCP: %s\nCLI: %s", code, got, cli)
+	}
+	off := call(`{"qname":"Cart::add","data":false}`)
+	cliOff, _ := run(t, root, "query", "impact", "--qname", "Cart::add", "--data=false", "--format", "concise")
+	if strings.Contains(off, `"data"`) || !sameAnswer(off, string(cliOff)) {
+		t.Errorf("data false: MCP %s\nCLI %s", off, cliOff)
+	}
+	svc, err := facade.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	var raw struct {
+		Result any `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(got), &raw); err != nil {
+		t.Fatal(err)
+	}
+	errs, err := svc.CheckFacts(ctx, facade.CollectFacts(raw.Result))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+}
