@@ -2,14 +2,16 @@
 // (stdio) on an indexed project, one fresh server per operation so that
 // each starts with nothing lowered, and asks about the functions the
 // corpus benchmarks ask about (facade.CorpusRequests): slice backward from a
-// function's returns ({"id": …}) and flow from its parameters to sink:sql
-// ({"from": …, "to": "sink:sql"}). It prints p50, p95 and max per operation,
+// function's returns ({"id": …}), flow from its parameters to sink:sql
+// ({"from": …, "to": "sink:sql"}), impact at depth 3 with its data block
+// ({"id": …, "depth": 3}) and without (impact-nodata: "data": false). --ops
+// picks the operations. It prints p50, p95 and max per operation,
 // the same for the first and second half of the calls (a new server, then
 // one that has lowered what the first half touched), and the server's peak
 // memory (VmHWM).
 //
 //	go build -o bin/ragraf ./cmd/ragraf
-//	go run ./bench/dataflow --project DIR --calls 100
+//	go run ./bench/dataflow --project DIR --calls 100 [--ops slice,flow,impact,impact-nodata]
 //
 // DIR is an indexed project; it is only read.
 package main
@@ -35,14 +37,15 @@ func main() {
 	project := flag.String("project", ".", "indexed project directory")
 	binary := flag.String("binary", "bin/ragraf", "the ragraf binary")
 	calls := flag.Int("calls", 100, "calls per operation")
+	ops := flag.String("ops", "slice,flow", "operations to time: slice, flow, impact, impact-nodata")
 	flag.Parse()
-	if err := run(*project, *binary, *calls); err != nil {
+	if err := run(*project, *binary, *calls, strings.Split(*ops, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "dataflow:", err)
 		os.Exit(1)
 	}
 }
 
-func run(project, binary string, calls int) error {
+func run(project, binary string, calls int, ops []string) error {
 	ctx := context.Background()
 	svc, err := facade.New(project)
 	if err != nil {
@@ -66,7 +69,7 @@ func run(project, binary string, calls int) error {
 	fmt.Printf("%d calls per operation over %d functions, one new `ragraf mcp` per operation\n\n", calls, len(ids))
 	fmt.Println("| op | p50 ms | p95 ms | max ms | first half p95 | second half p95 | truncated | server VmHWM MB |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
-	for _, op := range []string{"slice", "flow"} {
+	for _, op := range ops {
 		if err := timeOp(ctx, project, binary, op, ids, calls); err != nil {
 			return err
 		}
@@ -85,14 +88,23 @@ func timeOp(ctx context.Context, project, binary, op string, ids []string, calls
 		return fmt.Errorf("starting %s: %w", abs, err)
 	}
 	defer cs.Close()
-	tool := "ragraf_" + op
+	tool := "ragraf_" + strings.TrimSuffix(op, "-nodata")
 	var times []time.Duration
 	truncated := 0
 	for i := 0; i < calls; i++ {
 		id := ids[i%len(ids)]
-		args := fmt.Sprintf(`{"id":%q}`, id)
-		if op == "flow" {
+		var args string
+		switch op {
+		case "slice":
+			args = fmt.Sprintf(`{"id":%q}`, id)
+		case "flow":
 			args = fmt.Sprintf(`{"from":%q,"to":"sink:sql"}`, id)
+		case "impact":
+			args = fmt.Sprintf(`{"id":%q,"depth":3}`, id)
+		case "impact-nodata":
+			args = fmt.Sprintf(`{"id":%q,"depth":3,"data":false}`, id)
+		default:
+			return fmt.Errorf("unknown operation %q", op)
 		}
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
@@ -106,9 +118,15 @@ func timeOp(ctx context.Context, project, binary, op string, ids []string, calls
 		var env struct {
 			Result struct {
 				Truncated bool `json:"truncated"`
+				Data      struct {
+					Cuts []string `json:"cuts"`
+				} `json:"data"`
 			} `json:"result"`
 		}
-		if tc, ok := res.Content[0].(*mcp.TextContent); ok && json.Unmarshal([]byte(tc.Text), &env) == nil && env.Result.Truncated {
+		// impact's data block counts when a budget stopped it, not when its
+		// list was cut at the limit
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok && json.Unmarshal([]byte(tc.Text), &env) == nil &&
+			(env.Result.Truncated || slices.Contains(env.Result.Data.Cuts, "budget") || slices.Contains(env.Result.Data.Cuts, "budget: memory")) {
 			truncated++
 		}
 	}
