@@ -93,9 +93,9 @@ dataflow:
   # Default time budget of one slice or flow query in ms (1 to 10000).
   max_ms: 2000
   # Sources, sinks and sanitizers of your own, added to the shipped ones
-  # (http_input; sql, output, shell, include, unserialize, file). A name the
-  # binary has gains the entries; a new name is a new model for flow's
-  # source:NAME / sink:NAME. Read at query time: no reindex needed.
+  # (http_input; sql, output, shell, include, unserialize, file, code, ldap,
+  # xpath). A name the binary has gains the entries; a new name is a new
+  # model for flow's source:NAME / sink:NAME. Read at query time: no reindex needed.
   # models:
   #   sources:
   #     app_input:

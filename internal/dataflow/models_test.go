@@ -15,7 +15,7 @@ func TestModelsShipped(t *testing.T) {
 	if got := m.SourceNames(); !slices.Equal(got, []string{"http_input"}) {
 		t.Errorf("sources %v", got)
 	}
-	for _, s := range []string{"sql", "output", "shell", "include", "unserialize", "file"} {
+	for _, s := range []string{"sql", "output", "shell", "include", "unserialize", "file", "code", "ldap", "xpath"} {
 		if _, ok := m.Sinks[s]; !ok {
 			t.Errorf("no sink %s", s)
 		}
@@ -29,6 +29,68 @@ func TestModelsShipped(t *testing.T) {
 		{Call{Name: "prepare", Method: true, Receiver: "stmt"}, ""},
 		{Call{Name: "intval", Method: true, Receiver: "x"}, ""},
 		{Call{Name: "?", Dynamic: true}, ""},
+	} {
+		if got := m.sanitizer(&c.call); got != c.want {
+			t.Errorf("sanitizer(%+v) = %q, want %q", c.call, got, c.want)
+		}
+	}
+}
+
+// TestModelsSinkCalls: the calls the public taint suites treat as sinks
+// (progpilot's tests, Psalm's TaintTest) match the sink model of their kind
+// and no other; the escaping functions they treat as sanitizers are ones.
+func TestModelsSinkCalls(t *testing.T) {
+	m, err := DefaultModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinksOf := func(c *Call) []string {
+		var out []string
+		for _, name := range m.SinkNames() {
+			for _, cm := range m.Sinks[name].Calls {
+				if cm.match(c) {
+					out = append(out, name)
+					break
+				}
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		call Call
+		want []string
+	}{
+		{Call{Name: "print_r"}, []string{"output"}},
+		{Call{Name: "var_dump"}, []string{"output"}},
+		{Call{Name: "var_export"}, []string{"output"}},
+		{Call{Name: "file_get_contents"}, []string{"file"}},
+		{Call{Name: "readfile"}, []string{"file"}},
+		{Call{Name: "eval"}, []string{"code"}},
+		{Call{Name: "create_function"}, []string{"code"}},
+		{Call{Name: "ldap_search"}, []string{"ldap"}},
+		{Call{Name: "ldap_list"}, []string{"ldap"}},
+		{Call{Name: "xpath", Method: true, Receiver: "xml"}, []string{"xpath"}},
+		{Call{Name: "query", Method: true, Receiver: "xpath"}, []string{"xpath"}},
+		{Call{Name: "evaluate", Method: true, Receiver: "xpath"}, []string{"xpath"}},
+		{Call{Name: "query", Method: true, Receiver: "pdo"}, []string{"sql"}},
+		{Call{Name: "query", Method: true, Receiver: "stmt"}, nil},
+		{Call{Name: "ldap_connect"}, nil},
+		{Call{Name: "xpath"}, nil},
+	} {
+		if got := sinksOf(&c.call); !slices.Equal(got, c.want) {
+			t.Errorf("sinks of %+v = %v, want %v", c.call, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		call Call
+		want string
+	}{
+		{Call{Name: "mysql_real_escape_string"}, "mysql_real_escape_string"},
+		{Call{Name: "mysqli_escape_string"}, "mysqli_escape_string"},
+		{Call{Name: "escape_string", Method: true, Receiver: "mysqli"}, "->escape_string"},
+		{Call{Name: "ldap_escape"}, "ldap_escape"},
+		{Call{Name: "urlencode"}, "urlencode"},
+		{Call{Name: "escape_string", Method: true, Receiver: "s"}, ""},
 	} {
 		if got := m.sanitizer(&c.call); got != c.want {
 			t.Errorf("sanitizer(%+v) = %q, want %q", c.call, got, c.want)
