@@ -5,11 +5,13 @@
 // as a project, indexed, and asked for flows from each line that may read a
 // source of the shipped models to the sink model of the issue type
 // (TaintedSql → sink:sql, TaintedHtml → sink:output, …), or, for a safe
-// snippet, to every sink model. Psalm's annotations are mapped for the run:
-// a function marked @psalm-taint-source is a source at its call sites, a
-// parameter marked @psalm-taint-sink is a sink (a flow to it); snippets
-// with other taint annotations (escape, flow, specialize, …) are counted
-// apart. The suite is read from a checkout and never copied into this
+// snippet, to every sink model. Psalm's annotations on a function or
+// method are mapped for the run: @psalm-taint-source makes its calls
+// http_input sources and @psalm-taint-escape makes it a sanitizer (both
+// through the project's dataflow.models), @psalm-taint-sink makes the
+// parameter it names a flow target; snippets with other taint annotations
+// (an escape on a statement, @psalm-flow, specialize, suppress, …) are
+// counted apart. The suite is read from a checkout and never copied into this
 // repository.
 //
 //	go run ./bench/dataflow/psalm --suite /tmp/psalm [--misses]
@@ -30,7 +32,7 @@ import (
 )
 
 // sinkOf maps Psalm's issue types onto the shipped sink models; the others
-// (TaintedCallable, TaintedHeader, TaintedLdap, …) have none.
+// (TaintedCallable, TaintedHeader, TaintedCookie, …) have none.
 var sinkOf = map[string]string{
 	"TaintedHtml":           "output",
 	"TaintedTextWithQuotes": "output",
@@ -39,6 +41,9 @@ var sinkOf = map[string]string{
 	"TaintedInclude":        "include",
 	"TaintedUnserialize":    "unserialize",
 	"TaintedFile":           "file",
+	"TaintedEval":           "code",
+	"TaintedLdap":           "ldap",
+	"TaintedXpath":          "xpath",
 }
 
 type snippet struct {
@@ -120,7 +125,7 @@ func load(path string) ([]*snippet, error) {
 					}
 				}
 			}
-			s.group = groupOf(s.code)
+			s.group = annotations(s.code).group
 			out = append(out, s)
 		}
 	}
@@ -143,60 +148,107 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var annotationRE = regexp.MustCompile(`@psalm-(taint-[a-z]+|flow|assert-untainted|specialize-call|suppress\s+Tainted\w*)`)
-
-// groupOf sorts a snippet by the taint annotations it uses: none
-// ("plain"), only sources and sinks, which the run maps ("mapped"), or
-// others the run cannot express ("other annotations").
-func groupOf(code string) string {
-	g := "plain"
-	for _, m := range annotationRE.FindAllStringSubmatch(code, -1) {
-		switch m[1] {
-		case "taint-source", "taint-sink":
-			g = "mapped"
-		default:
-			return "other annotations"
-		}
-	}
-	return g
-}
-
 var (
-	docRE   = regexp.MustCompile(`(?s)/\*\*(.*?)\*/`)
-	funcRE  = regexp.MustCompile(`(?i)\bfunction\s+&?\s*(\w+)\s*\(`)
-	srcAnn  = regexp.MustCompile(`@psalm-taint-source\s+\w+`)
-	sinkAnn = regexp.MustCompile(`@psalm-taint-sink\s+\w+\s+\$(\w+)`)
+	docRE        = regexp.MustCompile(`(?s)/\*\*(.*?)\*/`)
+	funcRE       = regexp.MustCompile(`(?i)\bfunction\s+&?\s*(\w+)\s*\(`)
+	annotationRE = regexp.MustCompile(`@psalm-(taint-[a-z]+|flow|assert-untainted|specialize-call|suppress\s+Tainted\w*)(?:\s+\w+\s+\$(\w+))?`)
 )
 
-// annotations maps Psalm's taint annotations: the functions marked as
-// sources (called by name) and the parameters marked as sinks (a flow
-// target at the line declaring the parameter, narrowed to it).
-func annotations(code string) (sources []string, sinks []target) {
+// annotated is what the run makes of a snippet's taint annotations.
+type annotated struct {
+	sources, sanitizers []call
+	sinks               []target
+	group               string // plain (none), mapped (all mapped), other annotations
+}
+
+type call struct {
+	name   string
+	method bool
+}
+
+// annotations maps Psalm's taint annotations on functions and methods:
+// sources and sanitizers by name, sink parameters as flow targets at the
+// line declaring the parameter, narrowed to it. Any other taint annotation
+// (or one on a statement) makes the snippet "other annotations".
+func annotations(code string) annotated {
+	a := annotated{group: "plain"}
 	lines := strings.Split(code, "\n")
+	other := false
 	for _, d := range docRE.FindAllStringSubmatchIndex(code, -1) {
 		doc := code[d[2]:d[3]]
-		rest := code[d[1]:]
-		fm := funcRE.FindStringSubmatchIndex(rest)
-		if fm == nil || strings.TrimSpace(rest[:fm[0]]) != "" && !onlyModifiers(rest[:fm[0]]) {
+		ms := annotationRE.FindAllStringSubmatch(doc, -1)
+		if len(ms) == 0 {
 			continue
 		}
-		name := rest[fm[2]:fm[3]]
-		if srcAnn.MatchString(doc) {
-			sources = append(sources, name)
+		rest := code[d[1]:]
+		fm := funcRE.FindStringSubmatchIndex(rest)
+		if fm == nil || !onlyModifiers(rest[:fm[0]]) {
+			other = true // on a statement or a property
+			continue
 		}
+		fn := call{name: rest[fm[2]:fm[3]], method: depth(code[:d[0]]) > 0}
 		declLine := strings.Count(code[:d[1]+fm[0]], "\n") + 1
-		for _, m := range sinkAnn.FindAllStringSubmatch(doc, -1) {
-			at := declLine
-			for l := declLine; l <= len(lines) && l < declLine+6; l++ {
-				if regexp.MustCompile(`\$` + m[1] + `\b`).MatchString(lines[l-1]) {
-					at = l
-					break
+		for _, m := range ms {
+			switch m[1] {
+			case "taint-source":
+				a.sources = append(a.sources, fn)
+			case "taint-escape":
+				a.sanitizers = append(a.sanitizers, fn)
+			case "taint-sink":
+				at := declLine
+				for l := declLine; l <= len(lines) && l < declLine+6; l++ {
+					if m[2] != "" && regexp.MustCompile(`\$`+m[2]+`\b`).MatchString(lines[l-1]) {
+						at = l
+						break
+					}
 				}
+				a.sinks = append(a.sinks, target{to: fmt.Sprintf("%s:%d", file, at), variable: m[2]})
+			default:
+				other = true
 			}
-			sinks = append(sinks, target{to: fmt.Sprintf("%s:%d", file, at), variable: m[1]})
+			if a.group == "plain" {
+				a.group = "mapped"
+			}
 		}
 	}
-	return sources, sinks
+	if other {
+		a.group = "other annotations"
+	}
+	return a
+}
+
+// depth is the brace depth at the end of s: above 0 inside a class.
+func depth(s string) int {
+	return strings.Count(s, "{") - strings.Count(s, "}")
+}
+
+// projectYAML is a project.yaml adding the mapped sources and sanitizers to
+// the shipped models (nil when there are none).
+func (a annotated) projectYAML() []byte {
+	if len(a.sources) == 0 && len(a.sanitizers) == 0 {
+		return nil
+	}
+	entry := func(c call) string {
+		if c.method {
+			return "{method: " + c.name + "}"
+		}
+		return "{function: " + c.name + "}"
+	}
+	var b strings.Builder
+	b.WriteString("dataflow:\n  models:\n")
+	if len(a.sources) > 0 {
+		b.WriteString("    sources:\n      http_input:\n        calls:\n")
+		for _, c := range a.sources {
+			b.WriteString("          - " + entry(c) + "\n")
+		}
+	}
+	if len(a.sanitizers) > 0 {
+		b.WriteString("    sanitizers:\n")
+		for _, c := range a.sanitizers {
+			b.WriteString("      - " + entry(c) + "\n")
+		}
+	}
+	return []byte(b.String())
 }
 
 func onlyModifiers(s string) bool {
@@ -213,13 +265,18 @@ func onlyModifiers(s string) bool {
 func run(s *snippet, sinks []string) (o outcome) {
 	o.s, o.found, o.why = s, map[string]bool{}, map[string]string{}
 	ctx := context.Background()
-	p, err := suite.Index(ctx, map[string][]byte{file: []byte(s.code)})
+	ann := annotations(s.code)
+	p, err := suite.Index(ctx, map[string][]byte{file: []byte(s.code)}, ann.projectYAML())
 	if err != nil {
 		o.err = err.Error()
 		return o
 	}
 	defer p.Close()
-	srcNames, annSinks := annotations(s.code)
+	var srcNames []string
+	for _, c := range ann.sources {
+		srcNames = append(srcNames, c.name)
+	}
+	annSinks := ann.sinks
 	lines, err := suite.SourceLines([]byte(s.code), srcNames)
 	if err != nil {
 		o.err = err.Error()

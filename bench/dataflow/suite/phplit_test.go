@@ -26,7 +26,7 @@ func flat(v Value) any {
 func TestParseArray(t *testing.T) {
 	for _, c := range []struct {
 		name, in string
-		want any
+		want     any
 	}{
 		{"progpilot", `<?php return [ ["./a.php", [["\$var1", '3', "xss"]]], ["./b.php", []], ];`,
 			[]any{[]any{"./a.php", []any{[]any{"$var1", "3", "xss"}}}, []any{"./b.php", []any{}}}},

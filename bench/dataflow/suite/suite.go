@@ -30,8 +30,10 @@ type Project struct {
 }
 
 // Index writes files (relative slash paths) into a new temporary
-// directory, builds a revision of it and opens the facade on it.
-func Index(ctx context.Context, files map[string][]byte) (*Project, error) {
+// directory, builds a revision of it and opens the facade on it; a
+// projectYAML is written as its project.yaml after the build (the data-flow
+// models are read at query time).
+func Index(ctx context.Context, files map[string][]byte, projectYAML []byte) (*Project, error) {
 	tmp, err := os.MkdirTemp("", "dfsuite-")
 	if err != nil {
 		return nil, err
@@ -51,6 +53,12 @@ func Index(ctx context.Context, files map[string][]byte) (*Project, error) {
 	if _, err := rev.Build(ctx, rev.Options{Root: tmp, Config: config.Default()}); err != nil {
 		p.Close()
 		return nil, fmt.Errorf("indexing: %w", err)
+	}
+	if projectYAML != nil {
+		if err := os.WriteFile(rev.Layout{Root: tmp}.Config(), projectYAML, 0o644); err != nil {
+			p.Close()
+			return nil, err
+		}
 	}
 	if p.svc, err = facade.New(tmp); err != nil {
 		p.Close()
