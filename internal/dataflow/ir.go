@@ -283,3 +283,12 @@ func (f *Func) Dump() string {
 	}
 	return b.String()
 }
+
+// Node kinds of by-reference parameters: a RefOut node (Loc a Param) is the
+// value a function leaves in a by-reference parameter when it returns; a
+// RefArg node (Loc the caller's Local, Loc.Index the argument's index) is
+// the caller's variable after a call that may write it through one.
+const (
+	RefOut = "refout"
+	RefArg = "refarg"
+)

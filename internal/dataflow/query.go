@@ -370,6 +370,9 @@ func (w *walker) forward(s state) []edge {
 			}
 		}
 	}
+	if n.Kind == RefOut {
+		out = append(out, w.refOutMoves(f, n, s)...)
+	}
 	if n.Kind == "output" && (strings.HasPrefix(n.Loc.Name, "include") || strings.HasPrefix(n.Loc.Name, "require")) && !w.includeFollowed(f.Path, n.Line) {
 		w.cut(f.Path, n.Line, "include not followed")
 	}
@@ -542,6 +545,9 @@ func (w *walker) backward(s state) []edge {
 	}
 	if n.Kind == "load" && n.Loc.Kind == Prop {
 		out = append(out, w.propPeers(f, n, s, false)...)
+	}
+	if n.Kind == RefArg && n.Call >= 0 {
+		out = append(out, w.refArgMoves(f, n, s)...)
 	}
 	for _, in := range n.In {
 		if in.Kind == CallEdge && resolved {

@@ -52,7 +52,9 @@ func lowerSafe(path string, src []byte, root *sitter.Node, maxLines int) (fs []*
 func lowerTree(path string, src []byte, root *sitter.Node, maxLines int) []*dataflow.Func {
 	top := &dataflow.Func{Path: path, TopLevel: true, StartLine: 1, EndLine: endLine(root)}
 	out := []*dataflow.Func{top}
+	byRef := byRefParams(src, root)
 	lw := newLowering(path, src, top, "")
+	lw.byRef = byRef
 	lw.scanImprecise(root)
 	lw.stmts(root)
 	// every function and method, found without recursion
@@ -69,7 +71,7 @@ func lowerTree(path string, src []byte, root *sitter.Node, maxLines int) []*data
 		switch n.Kind() {
 		case "function_definition", "method_declaration":
 			if body := n.ChildByFieldName("body"); body != nil {
-				f := lowerFunc(path, src, n, class, maxLines)
+				f := lowerFunc(path, src, n, class, maxLines, byRef)
 				if n.Kind() == "method_declaration" && isPropertyMagic(f.Name) {
 					f.Public = publicProps(decl, src)
 				}
@@ -89,7 +91,7 @@ func lowerTree(path string, src []byte, root *sitter.Node, maxLines int) []*data
 	return out
 }
 
-func lowerFunc(path string, src []byte, n *sitter.Node, class string, maxLines int) *dataflow.Func {
+func lowerFunc(path string, src []byte, n *sitter.Node, class string, maxLines int, byRef map[string][]bool) *dataflow.Func {
 	f := &dataflow.Func{Path: path, Class: class, StartLine: line(n.StartPosition()), EndLine: endLine(n)}
 	if nm := n.ChildByFieldName("name"); nm != nil {
 		f.Name = nm.Utf8Text(src)
@@ -99,9 +101,12 @@ func lowerFunc(path string, src []byte, n *sitter.Node, class string, maxLines i
 		return f
 	}
 	lw := newLowering(path, src, f, class)
+	lw.byRef = byRef
 	lw.scanImprecise(n)
 	lw.params(n.ChildByFieldName("parameters"), true)
-	lw.stmts(n.ChildByFieldName("body"))
+	body := n.ChildByFieldName("body")
+	lw.stmts(body)
+	lw.atExit(body)
 	return f
 }
 
@@ -120,6 +125,14 @@ type lowering struct {
 	// the closure depth it is at: a return in its try or catch blocks
 	// does not leave the function with its own value
 	replacing []int
+	mem       mem     // references, static, variable variables (dataflow_mem.go)
+	fx        effects // output buffering, the last error (dataflow_effects.go)
+	// closures (dataflow_callback.go): each closure value's parameters and
+	// returns; the returns and parameters of the closure being lowered
+	cls     map[int]*closureInfo
+	crets   []int
+	cparams []int
+	byRef   map[string][]bool // the file's functions with by-reference parameters
 }
 
 // loopFrame collects the uses made inside one loop's body, to add the
@@ -160,20 +173,9 @@ func (l *lowering) scanImprecise(n *sitter.Node) {
 	}
 	n.Descendants(func(d *sitter.Node) bool {
 		switch d.Kind() {
-		case "reference_assignment_expression", "by_ref", "reference_modifier":
-			flag("imprecise: reference")
-		case "dynamic_variable_name":
-			flag("variable variable")
-		case "static_variable_declaration":
-			flag("imprecise: static")
-		case "function_call_expression":
-			if fn := d.ChildByFieldName("function"); fn != nil {
-				switch strings.ToLower(lastName(fn.Utf8Text(l.src))) {
-				case "extract":
-					flag("imprecise: extract")
-				case "compact":
-					flag("imprecise: compact")
-				}
+		case "reference_assignment_expression", "by_ref":
+			if !modelledRef(d) {
+				flag("imprecise: reference")
 			}
 		case "function_definition", "method_declaration", "class_declaration":
 			return d == n // nested declarations are lowered on their own
@@ -218,9 +220,12 @@ func (l *lowering) node(at *sitter.Node, kind string, loc dataflow.Loc, ins []sr
 func (l *lowering) define(v string, id int, weak bool) {
 	if weak || l.imprecise {
 		l.env[v] = appendUniq(l.env[v], id)
-		return
+	} else {
+		l.env[v] = []int{id}
 	}
-	l.env[v] = []int{id}
+	if l.mem.aliases != nil {
+		l.aliasWrite(v, id)
+	}
 }
 
 func appendUniq(s []int, id int) []int {
@@ -235,6 +240,9 @@ func appendUniq(s []int, id int) []int {
 // read returns the definitions of v reaching here.
 func (l *lowering) read(v string, kind dataflow.EdgeKind) []src {
 	ds := l.env[v]
+	if l.mem.wild && v != wildVar {
+		ds = append(append([]int(nil), ds...), l.env[wildVar]...)
+	}
 	if len(ds) == 0 {
 		return []src{{from: -1, kind: kind, v: v}}
 	}
@@ -302,6 +310,9 @@ func (l *lowering) params(ps *sitter.Node, record bool) {
 			l.node(p, "assign", dataflow.Loc{Kind: dataflow.Prop, Name: l.class + "::$" + v}, []src{{from: id, kind: dataflow.Store}})
 		}
 		l.env[v] = []int{id}
+		if record {
+			l.byRefParam(p, idx)
+		}
 		idx++
 		if record && p.Kind() == "variadic_parameter" {
 			l.f.RestParam = true
@@ -316,9 +327,7 @@ func (l *lowering) stmts(n *sitter.Node) {
 	if n == nil {
 		return
 	}
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		l.stmt(n.NamedChild(i))
-	}
+	l.stmtsFrom(n, 0, l.gotoTargets(n))
 }
 
 // stmt lowers one statement.
@@ -357,10 +366,13 @@ func (l *lowering) stmt(n *sitter.Node) {
 			l.node(n, "replaced_return", dataflow.Loc{Kind: dataflow.Return}, ins)
 			return
 		}
-		id := l.node(n, "return", dataflow.Loc{Kind: dataflow.Return}, ins)
-		if l.closure == 0 {
-			l.f.Returns = append(l.f.Returns, id)
+		l.atExit(n)
+		if l.closure > 0 {
+			l.closureReturnNode(n, ins)
+			break
 		}
+		id := l.node(n, "return", dataflow.Loc{Kind: dataflow.Return}, ins)
+		l.f.Returns = append(l.f.Returns, id)
 	case "if_statement":
 		l.expr(n.ChildByFieldName("condition"))
 		pre := l.copyEnv()
@@ -480,7 +492,13 @@ func (l *lowering) stmt(n *sitter.Node) {
 				ins = withKind(l.expr(val), dataflow.Assign)
 			}
 			v := varName(l.text(nm))
-			l.define(v, l.node(c, "assign", dataflow.Loc{Kind: dataflow.Local, Name: v}, ins), true)
+			id := l.node(c, "assign", dataflow.Loc{Kind: dataflow.Local, Name: v}, ins)
+			l.define(v, id, false)
+			l.staticVar(v, id)
+		}
+	case "exit_statement":
+		if c := firstNamed(n); c != nil {
+			l.output(c, "exit")
 		}
 	case "unset_statement":
 		l.unset(n)
@@ -598,6 +616,7 @@ func (l *lowering) foreach(n *sitter.Node) {
 	if coll != nil {
 		from = withKind(l.expr(coll), dataflow.Load)
 	}
+	l.refForeach(coll, target)
 	pre := l.copyEnv()
 	l.loop(func() {
 		if target != nil {

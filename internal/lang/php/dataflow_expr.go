@@ -20,7 +20,8 @@ var superglobals = map[string]bool{
 
 // output lowers an operand of echo, print or include.
 func (l *lowering) output(n *sitter.Node, name string) {
-	l.node(n, "output", dataflow.Loc{Kind: dataflow.Output, Name: name}, l.expr(n))
+	id := l.node(n, "output", dataflow.Loc{Kind: dataflow.Output, Name: name}, l.expr(n))
+	l.fx.outs = append(l.fx.outs, id)
 }
 
 // key returns the literal key of a subscript, or "*".
@@ -149,7 +150,7 @@ func (l *lowering) assignTo(t *sitter.Node, ins []src, kind string) int {
 			}
 		}
 	case "dynamic_variable_name":
-		return l.node(t, kind, dataflow.Loc{Kind: dataflow.Local, Name: strings.TrimPrefix(l.text(t), "$")}, ins)
+		return l.writeVarVar(t, ins, kind)
 	default:
 		l.expr(t)
 	}
@@ -177,7 +178,7 @@ func (l *lowering) expr(n *sitter.Node) []src {
 		}
 		return l.read(v, dataflow.Assign)
 	case "dynamic_variable_name":
-		return withKind(l.children(n), dataflow.Assign)
+		return l.readVarVar(n)
 	case "string", "integer", "float", "boolean", "null", "name", "qualified_name", "nowdoc",
 		"class_constant_access_expression", "comment", "string_content", "escape_sequence":
 		return nil
@@ -192,11 +193,17 @@ func (l *lowering) expr(n *sitter.Node) []src {
 		if left := n.ChildByFieldName("left"); left != nil {
 			id = l.assignTo(left, right, "assign")
 		}
+		if id >= 0 {
+			l.noteConst(id, n.ChildByFieldName("right"))
+		}
 		if id < 0 {
 			return right
 		}
 		return []src{{from: id, kind: dataflow.Assign}}
 	case "reference_assignment_expression":
+		if out, ok := l.refAssign(n.ChildByFieldName("left"), n.ChildByFieldName("right")); ok {
+			return out
+		}
 		right := l.expr(n.ChildByFieldName("right"))
 		if left := n.ChildByFieldName("left"); left != nil {
 			if id := l.assignTo(left, right, "assign"); id >= 0 {
@@ -291,7 +298,11 @@ func (l *lowering) expr(n *sitter.Node) []src {
 		if base != nil && base.Kind() == "variable_name" {
 			v := varName(l.text(base))
 			if superglobals[v] {
-				return []src{{from: l.node(n, "source", dataflow.Loc{Kind: dataflow.Superglobal, Name: v, Key: k}, nil), kind: dataflow.Assign}}
+				out := []src{{from: l.node(n, "source", dataflow.Loc{Kind: dataflow.Superglobal, Name: v, Key: k}, nil), kind: dataflow.Assign}}
+				if v == "GLOBALS" {
+					out = append(out, l.topGlobal(k)...)
+				}
+				return out
 			}
 			return l.readElem(v, k)
 		}
@@ -317,12 +328,12 @@ func (l *lowering) expr(n *sitter.Node) []src {
 	case "print_intrinsic":
 		l.output(firstNamed(n), "print")
 		return nil
+	case "yield_expression":
+		return l.yield(n)
 	case "anonymous_function":
-		l.closureBody(n, true)
-		return nil
+		return l.closureValue(n, true)
 	case "arrow_function":
-		l.closureBody(n, false)
-		return nil
+		return l.closureValue(n, false)
 	case "match_expression":
 		l.expr(n.ChildByFieldName("condition"))
 		var out []src
@@ -403,7 +414,11 @@ func (l *lowering) keyedArray(left, right *sitter.Node) ([]src, bool) {
 // definitions of the whole array.
 func (l *lowering) readElem(v, k string) []src {
 	var out []src
-	for _, d := range l.env[v] {
+	ds := l.env[v]
+	if l.mem.wild {
+		ds = append(append([]int(nil), ds...), l.env[wildVar]...)
+	}
+	for _, d := range ds {
 		loc := l.f.Nodes[d].Loc
 		if loc.Kind == dataflow.Elem && k != "*" && loc.Key != "*" && loc.Key != k {
 			continue
@@ -423,6 +438,7 @@ func (l *lowering) call(n *sitter.Node) []src {
 	c := dataflow.Call{Line: line(n.StartPosition())}
 	var args *sitter.Node
 	var recvVals []src // the receiver's value, for a method call
+	var fnVals []src   // the callee's value, for a dynamic call
 	switch n.Kind() {
 	case "function_call_expression":
 		fn := n.ChildByFieldName("function")
@@ -433,7 +449,11 @@ func (l *lowering) call(n *sitter.Node) []src {
 			default:
 				c.Dynamic = true
 				c.Name = "?"
-				l.expr(fn)
+				fnVals = l.expr(fn)
+				if m, _, _, ok := l.namedCallable(fn); ok && fn.Kind() == "array_creation_expression" {
+					// [$obj, 'm'](…): the graph links it by the method's name
+					c.Dynamic, c.Method, c.Name = false, true, m
+				}
 			}
 		}
 		args = n.ChildByFieldName("arguments")
@@ -536,6 +556,15 @@ func (l *lowering) call(n *sitter.Node) []src {
 	if !c.Method && !c.Dynamic {
 		l.rekeyArg(c.Name, argNodes, c.Args)
 	}
+	if !c.Dynamic {
+		if !c.Method {
+			l.memCall(c.Name, argNodes, c.Args, c.Result)
+			l.callbackCall(ci, c.Name, argNodes)
+		}
+		l.refArgs(ci, c.Name, argNodes, c.Line)
+	} else if len(fnVals) > 0 {
+		l.closureCall(ci, fnVals)
+	}
 	if o, ok := outArgs[strings.ToLower(c.Name)]; ok && !c.Method && o.out < len(argNodes) && o.in < len(c.Args) {
 		if v := firstNamed(argNodes[o.out]); v != nil && v.Kind() == "variable_name" {
 			name := varName(l.text(v))
@@ -561,6 +590,7 @@ var outArgs = map[string]struct{ out, in int }{
 // closure defines stays inside it.
 func (l *lowering) closureBody(n *sitter.Node, explicit bool) {
 	outer := l.env
+	var refUses []alias
 	if explicit {
 		l.env = map[string][]int{}
 		for i := uint(0); i < n.NamedChildCount(); i++ {
@@ -569,6 +599,14 @@ func (l *lowering) closureBody(n *sitter.Node, explicit bool) {
 				continue
 			}
 			c.Descendants(func(d *sitter.Node) bool {
+				if d.Kind() == "by_ref" && d.NamedChildCount() > 0 && d.NamedChild(0).Kind() == "variable_name" {
+					// use (&$m): the closure reads $m as it is when it runs
+					v := varName(l.text(d.NamedChild(0)))
+					id := l.node(d, "use", dataflow.Loc{Kind: dataflow.Local, Name: v}, withKind(readFrom(outer, v), dataflow.Assign))
+					l.env[v] = []int{id}
+					refUses = append(refUses, alias{v: v, feed: id})
+					return false
+				}
 				if d.Kind() == "variable_name" {
 					v := varName(l.text(d))
 					id := l.node(d, "use", dataflow.Loc{Kind: dataflow.Local, Name: v}, withKind(readFrom(outer, v), dataflow.Assign))
@@ -582,16 +620,27 @@ func (l *lowering) closureBody(n *sitter.Node, explicit bool) {
 		l.env = copyOf(outer)
 	}
 	l.closure++
+	p0 := len(l.f.Nodes)
 	l.params(n.ChildByFieldName("parameters"), false)
+	var params []int
+	for i := p0; i < len(l.f.Nodes); i++ {
+		if l.f.Nodes[i].Kind == "param" {
+			params = append(params, i)
+		}
+	}
 	if body := n.ChildByFieldName("body"); body != nil {
 		if explicit {
 			l.stmt(body)
 		} else {
-			l.expr(body)
+			l.closureReturnNode(body, l.expr(body))
 		}
 	}
+	l.cparams = params
 	l.closure--
 	l.env = outer
+	for _, u := range refUses {
+		l.addAlias(u.v, alias{feed: u.feed})
+	}
 }
 
 func readFrom(env map[string][]int, v string) []src {

@@ -54,7 +54,7 @@ function f($a) {
 		{"closure use", `<?php
 function f($a) {
     $g = function ($z) use ($a) { return $a . $z; };
-}`, []string{"1 L3 use $a <- 0:assign", "3 L3 return return <- 1:concat 2:concat"}},
+}`, []string{"1 L3 use $a <- 0:assign", "3 L3 closure_return return <- 1:concat 2:concat"}},
 		{"loop back edge", `<?php
 function f($n) {
     $acc = '';
@@ -104,12 +104,78 @@ function f($a) {
 function f($o) {
     unset($o->p, $o->q);
 }`, []string{"1 L3 load *::$p <- 0:load", "2 L3 arg arg 0 of unset() <- 1:assign", "5 L3 call unset() <- 2:call 4:call"}},
-		{"imprecise", `<?php
+		{"imprecise: a variable variable of unknown name, a reference in an array", `<?php
 function f($a) {
     global $g;
     $$a = 1;
-    extract($a);
-}`, []string{"f imprecise=imprecise: extract,variable variable"}},
+    $r = [&$g];
+}`, []string{"f imprecise=imprecise: reference,variable variable"}},
+		{"a reference assignment binds both variables", `<?php
+function f($a) {
+    $foo = 'x';
+    $bar = &$foo;
+    $bar = $a;
+    return $foo;
+}`, []string{"f", "3 L5 assign $bar <- 0:assign", "4 L6 return return <- 1:assign 3:assign"}},
+		{"foreach by reference writes the array's elements", `<?php
+function f($a, $xs) {
+    foreach ($xs as &$x) { $x = $a; }
+    return $xs[0];
+}`, []string{"f", "5 L3 assign $xs[*] <- 4:store", "6 L4 return return <- 1:load 3:load 5:load"}},
+		{"a static variable starts with the value the last call left", `<?php
+function f($a) {
+    static $s = 'x';
+    echo $s;
+    $s = $a;
+}`, []string{"f", "1 L3 assign $s <- 3:assign", "2 L4 output echo <- 1:assign"}},
+		{"compact reads the named variables, extract defines the literal keys", `<?php
+function f($a) {
+    $k = $a;
+    $r = compact('k');
+    $arr = ['A' => $a, 'B' => 'b'];
+    extract($arr);
+    return $A;
+}`, []string{"f", "3 L4 call compact() <- 2:call 1:store", "9 L6 assign $A <- 5:load", "11 L7 return return <- 9:assign"}},
+		{"a variable variable of a known name", `<?php
+function f($a) {
+    $n = 'v';
+    $$n = $a;
+    return $v;
+}`, []string{"f", "2 L4 assign $v <- 0:assign", "3 L5 return return <- 2:assign"}},
+		{"a by-reference parameter hands its value back", `<?php
+function f(&$out, $in) {
+    $out = $in;
+}`, []string{"f", "3 L4 refout $out (param 0) <- 2:assign"}},
+		{"an argument with no value before the call may be written by it", `<?php
+function f($in) {
+    g($out, $in);
+    return $out;
+}`, []string{"f", "4 L3 refarg $out", "5 L4 return return <- 4:assign"}},
+		{"closures called through a variable and by array_map, a named callback", `<?php
+function f($in) {
+    $h = function ($x) { return $x; };
+    $r = $h($in);
+    $m = array_map(fn($y) => $y . '!', [$in]);
+    array_walk($m, 'show');
+    return $r;
+}`, []string{"f", "1 L3 param $x (param 0) <- 5:arg", "6 L4 call ?() <- 5:call 2:ret",
+			"8 L5 param $y (param 0) <- 12:arg", "13 L5 call array_map() <- 11:call 12:call 9:ret",
+			"18 L6 arg arg 0 of show() <- 15:load"}},
+		{"output buffering and yield", `<?php
+function f($in) {
+    ob_start();
+    echo $in;
+    $o = ob_get_clean();
+    yield $o;
+}`, []string{"f", "3 L5 call ob_get_clean() <- 2:concat", "5 L6 return return <- 4:assign"}},
+		{"a goto back to a label is a loop", `<?php
+function f($in) {
+    $b = 'x';
+    again:
+    echo $b;
+    $b = $in;
+    if ($b) goto again;
+}`, []string{"f", "2 L5 output echo <- 1:assign 3:assign"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fs := lowerSrc(t, c.src)

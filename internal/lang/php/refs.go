@@ -949,6 +949,14 @@ func (r *refWalker) call(n *sitter.Node) {
 				r.namedFunction(args, pos)
 			}
 		}
+	} else if name, m, recv, ok := r.arrayCallable(fn); ok && fn.Kind() == "array_creation_expression" {
+		// [$obj, 'm'](…) calls the method it names
+		if r.callbacks == nil {
+			r.callbacks = map[uint]bool{}
+		}
+		r.callbacks[fn.StartByte()] = true
+		r.emitN(fact.RefDynamicCall, name, m, recv, "")
+		r.visit(fn)
 	} else {
 		r.emitN(fact.RefDynamicCall, fn, "", "", "")
 		r.visit(fn)
