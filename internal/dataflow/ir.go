@@ -172,6 +172,13 @@ func (f *Func) paramsFor(i int, spread bool) []int {
 		return nil
 	}
 	var out []int
+	if magicCall(f.Name) {
+		// __call($name, $arguments): every argument is an element of the second
+		if len(f.Params) > 1 {
+			out = append(out, f.Params[1])
+		}
+		return out
+	}
 	switch {
 	case i < len(f.Params):
 		out = append(out, f.Params[i])
@@ -193,6 +200,12 @@ func (f *Func) argsFor(g *Func, c *Call, p int) []int {
 	idx := f.Nodes[p].Loc.Index
 	rest := f.RestParam && len(f.Params) > 0 && f.Params[len(f.Params)-1] == p
 	var out []int
+	if magicCall(f.Name) {
+		if len(f.Params) > 1 && f.Params[1] == p {
+			out = append(out, c.Args...)
+		}
+		return out
+	}
 	for i, a := range c.Args {
 		switch {
 		case i == idx, rest && i > idx:

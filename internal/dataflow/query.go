@@ -22,6 +22,10 @@ type Link struct {
 	Name           string
 	Provenance     string // stated | derived
 	Confidence     float64
+	// Late: the callee overrides the method a static:: call names, which
+	// late static binding runs when the class the caller was called on
+	// is the callee's (magicmoves.go, lateApplies)
+	Late bool
 }
 
 // Env is what a query needs from a revision. Func returns the IR of a graph
@@ -262,7 +266,7 @@ func (w *walker) targets(f *Func, c int) []Link {
 	call := &f.Calls[c]
 	var out []Link
 	for _, l := range ls {
-		if l.Line == call.Line && strings.EqualFold(l.Name, call.Name) {
+		if linkMatches(l, call) {
 			out = append(out, l)
 		}
 	}
@@ -286,8 +290,7 @@ func (w *walker) callersOf(id string) []Link {
 func sitesOf(f *Func, l Link) []int {
 	var out []int
 	for i := range f.Calls {
-		c := &f.Calls[i]
-		if c.Line == l.Line && strings.EqualFold(c.Name, l.Name) {
+		if linkMatches(l, &f.Calls[i]) {
 			out = append(out, i)
 		}
 	}
@@ -330,7 +333,7 @@ func (w *walker) forward(s state) []edge {
 		for _, l := range ts {
 			g := w.fn(l.Callee)
 			ps := g.paramsFor(n.Loc.Index, n.Loc.Key == Spread)
-			if g == nil || len(ps) == 0 {
+			if g == nil || len(ps) == 0 || (l.Late && !w.lateApplies(s, g)) {
 				continue
 			}
 			if s.crossd >= w.budget.Depth {
@@ -367,6 +370,10 @@ func (w *walker) forward(s state) []edge {
 					to := state{fn: g.ID, node: g.Calls[c].Result, crossd: s.crossd + 1}
 					out = append(out, edge{to: to, kind: Ret, via: linkVia(g, c, f.ID), derived: d, confidence: conf})
 				}
+				for _, j := range magicSites(f, g, l) {
+					to := state{fn: g.ID, node: j, crossd: s.crossd + 1}
+					out = append(out, edge{to: to, kind: Ret, via: &Via{CallPath: g.Path, CallLine: l.Line, Callee: f.ID}, derived: d, confidence: conf})
+				}
 			}
 		}
 	}
@@ -379,7 +386,10 @@ func (w *walker) forward(s state) []edge {
 	// a property store reaches every load of the property in its file
 	if n.Loc.Kind == Prop && n.Kind != "load" {
 		out = append(out, w.propPeers(f, n, s, true)...)
+		out = append(out, w.magicSetMoves(f, n, s)...)
+		out = append(out, w.magicAccessMoves(f, n, s, true)...)
 	}
+	out = append(out, w.magicAccessSites(f, n, s, true)...)
 	for _, j := range f.Out(s.node) {
 		in := f.edgeTo(s.node, j)
 		m := &f.Nodes[j]
@@ -440,6 +450,9 @@ func propAlias(a, b string) float64 {
 	cb, pb, okb := strings.Cut(b, "::$")
 	if oka && okb && pa == pb && (ca == "*" || cb == "*") {
 		return 0.6
+	}
+	if oka && okb && (pa == "*" || pb == "*") && (ca == cb || ca == "*" || cb == "*") {
+		return 0.5 // a property of computed name ($o->$name, (array) $o)
 	}
 	return 0
 }
@@ -510,6 +523,12 @@ func (w *walker) backward(s state) []edge {
 						out = append(out, edge{to: to, kind: ArgEdge, via: linkVia(g, c, f.ID), derived: d, confidence: conf})
 					}
 				}
+				if len(f.Params) > 1 && f.Params[1] == s.node {
+					for _, j := range magicSites(f, g, l) {
+						to := state{fn: g.ID, node: j, crossd: s.crossd + 1}
+						out = append(out, edge{to: to, kind: ArgEdge, via: &Via{CallPath: g.Path, CallLine: l.Line, Callee: f.ID}, derived: d, confidence: conf})
+					}
+				}
 			}
 		}
 	}
@@ -545,7 +564,10 @@ func (w *walker) backward(s state) []edge {
 	}
 	if n.Kind == "load" && n.Loc.Kind == Prop {
 		out = append(out, w.propPeers(f, n, s, false)...)
+		out = append(out, w.magicGetMoves(f, n, s)...)
+		out = append(out, w.magicAccessMoves(f, n, s, false)...)
 	}
+	out = append(out, w.magicAccessSites(f, n, s, false)...)
 	if n.Kind == RefArg && n.Call >= 0 {
 		out = append(out, w.refArgMoves(f, n, s)...)
 	}

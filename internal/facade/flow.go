@@ -274,7 +274,12 @@ func (d *dfEnv) env() dataflow.Env {
 				return nil, storeError(err)
 			}
 			cs, err := d.ctorLinks(ctx, news)
-			return append(ls, cs...), err
+			if err != nil {
+				return nil, err
+			}
+			ls = append(ls, cs...)
+			xs, err := d.extraCallees(ctx, caller, ls)
+			return append(ls, xs...), err
 		},
 		Callers: func(ctx context.Context, callee string) ([]dataflow.Link, error) {
 			es, err := d.snap.graph.EdgesToAny(ctx, []string{callee}, callKinds)
@@ -286,7 +291,12 @@ func (d *dfEnv) env() dataflow.Env {
 				return nil, err
 			}
 			cs, err := d.ctorCallers(ctx, callee)
-			return append(ls, cs...), err
+			if err != nil {
+				return nil, err
+			}
+			ls = append(ls, cs...)
+			xs, err := d.extraCallers(ctx, callee)
+			return append(ls, xs...), err
 		},
 		Siblings: func(ctx context.Context, f *dataflow.Func) ([]*dataflow.Func, error) {
 			return d.file(ctx, f.Path)

@@ -72,7 +72,7 @@ func lowerTree(path string, src []byte, root *sitter.Node, maxLines int) []*data
 		case "function_definition", "method_declaration":
 			if body := n.ChildByFieldName("body"); body != nil {
 				f := lowerFunc(path, src, n, class, maxLines, byRef)
-				if n.Kind() == "method_declaration" && isPropertyMagic(f.Name) {
+				if n.Kind() == "method_declaration" && (isPropertyMagic(f.Name) || isAccessMagic(f.Name)) {
 					f.Public = publicProps(decl, src)
 				}
 				out = append(out, f)

@@ -20,7 +20,11 @@ var superglobals = map[string]bool{
 
 // output lowers an operand of echo, print or include.
 func (l *lowering) output(n *sitter.Node, name string) {
-	id := l.node(n, "output", dataflow.Loc{Kind: dataflow.Output, Name: name}, l.expr(n))
+	vals := l.expr(n)
+	if name == "echo" || name == "print" {
+		vals = append(vals, l.toStringCalls(n, vals)...)
+	}
+	id := l.node(n, "output", dataflow.Loc{Kind: dataflow.Output, Name: name}, vals)
 	l.fx.outs = append(l.fx.outs, id)
 }
 
@@ -57,12 +61,15 @@ func (l *lowering) propName(n *sitter.Node) (string, bool) {
 	switch n.Kind() {
 	case "member_access_expression", "nullsafe_member_access_expression":
 		obj, nm := n.ChildByFieldName("object"), n.ChildByFieldName("name")
-		if nm == nil || nm.Kind() != "name" {
+		if nm == nil {
 			return "", false
 		}
 		cls := "*"
 		if obj != nil && l.text(obj) == "$this" && l.class != "" {
 			cls = l.class
+		}
+		if nm.Kind() != "name" {
+			return cls + "::$*", true // $o->$name: any property (propAlias)
 		}
 		return cls + "::$" + l.text(nm), true
 	case "scoped_property_access_expression":
@@ -287,6 +294,8 @@ func (l *lowering) expr(n *sitter.Node) []src {
 				ins[i].note = note
 			}
 			return []src{{from: l.node(n, "cast", dataflow.Loc{Kind: dataflow.CallResult, Name: note}, ins), kind: dataflow.Assign}}
+		case "array":
+			return l.arrayCast(n, val)
 		}
 		return val
 	case "subscript_expression":
