@@ -69,7 +69,7 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.Base, "base", "", "base commit (changes)")
 	f.StringVar(&opts.Head, "head", "", "head commit (changes)")
 	f.StringSliceVar(&opts.Focus, "focus", nil, "focus argument (repo_map), repeatable")
-	f.BoolVar(&opts.Data, "data", true, "data argument (impact): --data=false leaves out the data block")
+	f.BoolVar(&opts.Data, "data", false, "data argument (impact): add the data block")
 	return cmd
 }
 

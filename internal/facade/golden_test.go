@@ -36,6 +36,7 @@ var goldenRequests = []struct{ name, op, args string }{
 	{"concise-callers-update-status", "callers", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":2,"format":"concise"}`},
 	{"concise-callees-place", "callees", `{"qname":"Shop\\Order\\OrderService::place","format":"concise"}`},
 	{"concise-impact-update-status", "impact", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":3,"format":"concise"}`},
+	{"concise-impact-data-update-status", "impact", `{"qname":"Shop\\Order\\OrderRepository::updateStatus","depth":3,"data":true,"format":"concise"}`},
 	{"concise-search-prune-carts", "search", `{"query":"prune old carts","limit":5,"format":"concise"}`},
 	{"concise-entry-points", "entry_points", `{"format":"concise"}`},
 }

@@ -140,7 +140,7 @@ type ImpactArgs struct {
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
 	Mode  string `json:"mode,omitempty" jsonschema:"hard (stated chains only) or all (default)"`
 	List  string `json:"list,omitempty" jsonschema:"list to page: symbols (default), files, entry_points, tables"`
-	Data  *bool  `json:"data,omitempty" jsonschema:"false: no data block (what reads the changed parameters, properties, return value)"`
+	Data  bool   `json:"data,omitempty" jsonschema:"true: add result.data, what reads the changed parameters, written properties, return value"`
 	DataBudget
 	Page
 	Output
@@ -195,8 +195,8 @@ type ImpactResult struct {
 	// Cursors has, for each list an answer paging symbols cut after its
 	// first page (files, entry_points, tables), the cursor of its next page.
 	Cursors map[string]string `json:"cursors,omitempty"`
-	// Data is what reads the changed values downstream (impactdata.go); in
-	// the answer that starts the symbols list, unless data is false.
+	// Data is what reads the changed values downstream (impactdata.go),
+	// asked for with data: true; in the answer that starts the symbols list.
 	Data *ImpactData `json:"data,omitempty"`
 }
 
@@ -548,7 +548,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	res.Hard.Symbols, res.Soft.Symbols = impactItems(pageHard, syms), impactItems(pageSoft, syms)
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(pageHE, syms), impactItems(pageSE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(pageHT, syms), impactItems(pageST, syms)
-	if list == "symbols" && offset == 0 && (args.Data == nil || *args.Data) {
+	if list == "symbols" && offset == 0 && args.Data {
 		dt := dataTarget{path: path, line: args.Line}
 		if args.Line == 0 && len(res.Targets) > 0 {
 			dt.sym = res.Targets[0]

@@ -5,7 +5,9 @@
 // line), the values the line defines. Each is the start of a forward slice
 // of the data-flow engine (internal/dataflow, through the dfEnv of flow.go),
 // under one time budget for the whole block (dataflow.max_ms); the places
-// the slices reach are the reads, nearest first.
+// the slices reach are the reads, nearest first. The block is asked for
+// (data: true): on WordPress it makes impact several times slower and its
+// answer about three times larger (docs/benchmarks.md).
 
 package facade
 
@@ -208,6 +210,10 @@ func (s *Service) impactData(ctx context.Context, snap *snapshot, t dataTarget, 
 		conf   float64
 		derive bool
 	}
+	// a value read in hundreds of places (a hub's return value) would take
+	// the whole budget: each slice stops at 25 nodes per read listed
+	nodeCap := min(max(25*limit, 200), maxSliceNodes)
+	env := memoCalls(d.env())
 	var reads []read
 	cuts := map[DataCut]bool{}
 	if cut != nil {
@@ -227,7 +233,7 @@ func (s *Service) impactData(ctx context.Context, snap *snapshot, t dataTarget, 
 		}
 		b := budget
 		b.MaxMS = int(left)
-		sr, err := dataflow.Slice(ctx, d.env(), o.start, true, maxSliceNodes, b)
+		sr, err := dataflow.Slice(ctx, env, o.start, true, nodeCap, b)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, err
@@ -337,6 +343,27 @@ func (s *Service) impactData(ctx context.Context, snap *snapshot, t dataTarget, 
 	}
 	out.Complete = len(out.CutPoints) == 0
 	return out, nil
+}
+
+// memoCalls keeps the call edges e reads for the slices of one data block:
+// each slice has a walker of its own, and the values of one function cross
+// the same calls.
+func memoCalls(e dataflow.Env) dataflow.Env {
+	memo := func(get func(context.Context, string) ([]dataflow.Link, error)) func(context.Context, string) ([]dataflow.Link, error) {
+		seen := map[string][]dataflow.Link{}
+		return func(ctx context.Context, id string) ([]dataflow.Link, error) {
+			if ls, ok := seen[id]; ok {
+				return ls, nil
+			}
+			ls, err := get(ctx, id)
+			if err == nil {
+				seen[id] = ls
+			}
+			return ls, err
+		}
+	}
+	e.Callees, e.Callers = memo(e.Callees), memo(e.Callers)
+	return e
 }
 
 // origins resolves a data target into the values that change. It returns

@@ -41,7 +41,11 @@ func impactDataProject(t *testing.T, cfg config.Config) *Service {
 
 func impactData(t *testing.T, s *Service, args map[string]any) (*Envelope, *ImpactData) {
 	t.Helper()
-	env := dfCall(t, s, "impact", untimed(args))
+	a := map[string]any{"data": true}
+	for k, v := range args {
+		a[k] = v
+	}
+	env := dfCall(t, s, "impact", untimed(a))
 	return env, env.Result.(ImpactResult).Data
 }
 
@@ -149,8 +153,8 @@ func TestFT18_ImpactDataReads(t *testing.T) {
 
 // TestFT18_ImpactDataTargets: a changed line starts from what the line
 // defines; a property from its loads; a parameter is read by the methods
-// called on it; a class has no values to follow; data: false leaves the
-// block out, and so does a page of another list.
+// called on it; a class has no values to follow; without data: true there
+// is no block, nor on a page of another list.
 func TestFT18_ImpactDataTargets(t *testing.T) {
 	s := impactDataProject(t, config.Default())
 	env, d := impactData(t, s, map[string]any{"path": "shop.php", "line": 8})
@@ -197,8 +201,8 @@ func TestFT18_ImpactDataTargets(t *testing.T) {
 	if d == nil || d.Status != DataNotApplicable || d.Reason == "" {
 		t.Errorf("class target: %+v", d)
 	}
-	if _, d = impactData(t, s, map[string]any{"qname": "Cart::add", "data": false}); d != nil {
-		t.Errorf("data false: %+v", d)
+	if d := dfCall(t, s, "impact", map[string]any{"qname": "Cart::add"}).Result.(ImpactResult).Data; d != nil {
+		t.Errorf("data not asked for: %+v", d)
 	}
 	if _, d = impactData(t, s, map[string]any{"qname": "Cart::add", "list": "files"}); d != nil {
 		t.Errorf("a page of files carries the data block: %+v", d)
@@ -222,7 +226,7 @@ func TestFT12_ImpactDataUnavailable(t *testing.T) {
 	if d == nil || d.Status != DataUnavailable || !strings.Contains(d.Reason, "dataflow.enabled") || len(d.Reads) != 0 {
 		t.Fatalf("data block %+v", d)
 	}
-	b, err := json.Marshal(dfCall(t, s, "impact", map[string]any{"qname": "Cart::add", "format": "concise"}))
+	b, err := json.Marshal(dfCall(t, s, "impact", map[string]any{"qname": "Cart::add", "data": true, "format": "concise"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +258,7 @@ func TestNFR8_ImpactDataTruncated(t *testing.T) {
 // a read on a line changed since the revision is marked stale (FT-28).
 func TestFT17_ImpactDataConcise(t *testing.T) {
 	s := impactDataProject(t, config.Default())
-	env := dfCall(t, s, "impact", untimed(map[string]any{"qname": "Cart::add", "format": "concise", "limit": 100}))
+	env := dfCall(t, s, "impact", untimed(map[string]any{"qname": "Cart::add", "data": true, "format": "concise", "limit": 100}))
 	c, ok := env.Result.(ImpactConcise)
 	if !ok || c.Data == nil || len(c.Data.Reads) == 0 || len(c.Data.Changed) != 4 {
 		t.Fatalf("concise result %#v", env.Result)

@@ -115,12 +115,12 @@ function checkout(Cart $cart) {
 }
 `
 
-// TestFT18_ImpactDataOverMCP drives the real binary: ragraf_impact answers,
-// besides the callers, the data block in its concise form by default (the
-// parameter read in the callee, the property read by another method, the
-// return value read by the caller), the CLI prints the same answer for the
-// same format, data: false (--data=false) leaves the block out, and every
-// place the block cites exists in the indexed file (FT-17).
+// TestFT18_ImpactDataOverMCP drives the real binary: ragraf_impact with
+// data: true answers, besides the callers, the data block in its concise
+// form (the parameter read in the callee, the property read by another
+// method, the return value read by the caller), the CLI prints the same
+// answer with --data, without it neither has the block, and every place the
+// block cites exists in the indexed file (FT-17).
 func TestFT18_ImpactDataOverMCP(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "shop.php"), []byte(impactDataApp), 0o644); err != nil {
@@ -138,7 +138,7 @@ func TestFT18_ImpactDataOverMCP(t *testing.T) {
 		}
 		return text(t, res)
 	}
-	got := call(`{"qname":"Cart::add"}`)
+	got := call(`{"qname":"Cart::add","data":true}`)
 	var env struct {
 		Result struct {
 			Hard struct {
@@ -177,14 +177,14 @@ func TestFT18_ImpactDataOverMCP(t *testing.T) {
 			t.Errorf("no read %s in %s", k, got)
 		}
 	}
-	cli, code := run(t, root, "query", "impact", "--args", `{"qname":"Cart::add","format":"concise"}`)
+	cli, code := run(t, root, "query", "impact", "--qname", "Cart::add", "--data", "--format", "concise")
 	if code != 0 || !sameAnswer(got, string(cli)) {
 		t.Errorf("MCP and CLI differ (exit %d)\nMCP: %s\nCLI: %s", code, got, cli)
 	}
-	off := call(`{"qname":"Cart::add","data":false}`)
-	cliOff, _ := run(t, root, "query", "impact", "--qname", "Cart::add", "--data=false", "--format", "concise")
+	off := call(`{"qname":"Cart::add"}`)
+	cliOff, _ := run(t, root, "query", "impact", "--args", `{"qname":"Cart::add","format":"concise"}`)
 	if strings.Contains(off, `"data"`) || !sameAnswer(off, string(cliOff)) {
-		t.Errorf("data false: MCP %s\nCLI %s", off, cliOff)
+		t.Errorf("without data: MCP %s\nCLI %s", off, cliOff)
 	}
 	svc, err := facade.New(root)
 	if err != nil {

@@ -260,7 +260,7 @@ func (s *stand) coChange(ctx context.Context, m *M2, decls []Decl, rng *rand.Ran
 			for _, mode := range []string{"hard", "all"} {
 				var pred []Place
 				if id != "" {
-					ans, err := s.ask.call(ctx, "impact", map[string]any{"id": id, "depth": depth, "mode": mode, "limit": 500, "data": false, "format": facade.FormatDetailed})
+					ans, err := s.ask.call(ctx, "impact", map[string]any{"id": id, "depth": depth, "mode": mode, "limit": 500, "format": facade.FormatDetailed})
 					if err != nil {
 						return fmt.Errorf("impact %s: %w", seed.Name, err)
 					}
