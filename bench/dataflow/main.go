@@ -3,15 +3,15 @@
 // each starts with nothing lowered, and asks about the functions the
 // corpus benchmarks ask about (facade.CorpusRequests): slice backward from a
 // function's returns ({"id": …}), flow from its parameters to sink:sql
-// ({"from": …, "to": "sink:sql"}), impact at depth 3 with its data block
-// ({"id": …, "depth": 3}) and without (impact-nodata: "data": false). --ops
-// picks the operations. It prints p50, p95 and max per operation,
+// ({"from": …, "to": "sink:sql"}), impact at depth 3 ({"id": …, "depth": 3})
+// and the same with its data block (impact-data: "data": true). --ops picks
+// the operations. It prints p50, p95 and max per operation,
 // the same for the first and second half of the calls (a new server, then
 // one that has lowered what the first half touched), and the server's peak
 // memory (VmHWM).
 //
 //	go build -o bin/ragraf ./cmd/ragraf
-//	go run ./bench/dataflow --project DIR --calls 100 [--ops slice,flow,impact,impact-nodata]
+//	go run ./bench/dataflow --project DIR --calls 100 [--ops slice,flow,impact,impact-data]
 //
 // DIR is an indexed project; it is only read.
 package main
@@ -37,7 +37,7 @@ func main() {
 	project := flag.String("project", ".", "indexed project directory")
 	binary := flag.String("binary", "bin/ragraf", "the ragraf binary")
 	calls := flag.Int("calls", 100, "calls per operation")
-	ops := flag.String("ops", "slice,flow", "operations to time: slice, flow, impact, impact-nodata")
+	ops := flag.String("ops", "slice,flow", "operations to time: slice, flow, impact, impact-data")
 	flag.Parse()
 	if err := run(*project, *binary, *calls, strings.Split(*ops, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "dataflow:", err)
@@ -88,7 +88,7 @@ func timeOp(ctx context.Context, project, binary, op string, ids []string, calls
 		return fmt.Errorf("starting %s: %w", abs, err)
 	}
 	defer cs.Close()
-	tool := "ragraf_" + strings.TrimSuffix(op, "-nodata")
+	tool := "ragraf_" + strings.TrimSuffix(op, "-data")
 	var times []time.Duration
 	truncated := 0
 	for i := 0; i < calls; i++ {
@@ -101,8 +101,8 @@ func timeOp(ctx context.Context, project, binary, op string, ids []string, calls
 			args = fmt.Sprintf(`{"from":%q,"to":"sink:sql"}`, id)
 		case "impact":
 			args = fmt.Sprintf(`{"id":%q,"depth":3}`, id)
-		case "impact-nodata":
-			args = fmt.Sprintf(`{"id":%q,"depth":3,"data":false}`, id)
+		case "impact-data":
+			args = fmt.Sprintf(`{"id":%q,"depth":3,"data":true}`, id)
 		default:
 			return fmt.Errorf("unknown operation %q", op)
 		}
