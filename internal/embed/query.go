@@ -1,6 +1,7 @@
-// This file builds vectors from words and finds the nearest symbols by
-// cosine (the vectors are normalised, so a dot product): exact up to
-// ExactLimit vectors, sign bits then a float re-rank above.
+// This file builds vectors from words and finds the nearest symbols by dot
+// product (cosine for unit vectors; the static model shortens the vectors of
+// symbols with little text): exact up to ExactLimit vectors, sign bits then
+// a float re-rank above.
 
 package embed
 
@@ -58,7 +59,7 @@ func Query(v *lexvec.Vectors, text string) []float32 {
 	return Mean(v, words)
 }
 
-// Hit is one nearest symbol with its cosine similarity.
+// Hit is one nearest symbol with its dot product with the query.
 type Hit struct {
 	ID    string
 	Score float64

@@ -8,13 +8,14 @@
 // document's word sequence, and every name part co-occurs with every word of
 // its document, which ties the words of comments to the identifiers they
 // describe. The counts are weighted by positive pointwise mutual information
-// (PPMI, context counts smoothed by the power 0.75) and reduced to Dim
-// dimensions by a randomised eigendecomposition of the symmetric matrix
-// (range finder, power iterations, Gram-Schmidt, Jacobi on the small
+// (PPMI, context counts smoothed by the power 0.75, symmetrised) and reduced
+// to Dim dimensions by a randomised eigendecomposition of the symmetric
+// matrix (range finder, power iterations, Gram-Schmidt, Jacobi on the small
 // projection). A word's vector is its eigenvector row scaled by the square
 // root of the eigenvalue, L2-normalised, less its part along the direction
 // of the symbols' average (removeCommon); a symbol's is the IDF-weighted mean
-// of its words' vectors, L2-normalised.
+// of its words' vectors, L2-normalised, then shortened when its text holds
+// few words besides its name (lengthScale).
 //
 // Everything is deterministic: the vocabulary is sorted, the random start is
 // seeded, and every sum runs in a fixed order (FT-13).
@@ -27,6 +28,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -196,7 +198,8 @@ func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
 	for i, w := range words {
 		index[w] = i
 	}
-	m := ppmi(cooccurrence(docs, index), len(words))
+	enc := encode(docs, index)
+	m := ppmi(cooccurrence(enc, len(words)), len(words))
 	wv := reduce(m, len(words))
 	weights := make([]float32, len(words))
 	for i := range words {
@@ -204,25 +207,71 @@ func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
 	}
 	v := &lexvec.Vectors{Model: ModelID, Dim: Dim, Words: words, WordWeights: weights, WordVecs: wv}
 	v.Index()
-	removeCommon(v, docs)
-	for _, d := range docs {
-		if vec := Mean(v, d.words); vec != nil {
-			v.IDs = append(v.IDs, d.id)
-			v.SymVecs = append(v.SymVecs, vec...)
+	sums := symbolSums(v, enc)
+	u := removeCommon(v, sums)
+	for di, e := range enc {
+		s := sums[di*Dim : (di+1)*Dim]
+		p := dot64(s, u)
+		for k := range s {
+			s[k] -= p * u[k]
+		}
+		if norm := math.Sqrt(dot64(s, s)); norm > 0 {
+			scale := lengthScale(len(e.distinct)-len(e.name)) / norm
+			v.IDs = append(v.IDs, docs[di].id)
+			for _, x := range s {
+				v.SymVecs = append(v.SymVecs, float32(x*scale))
+			}
 		}
 	}
 	return v
 }
 
+// lengthPrior is how many words besides its name a symbol's text needs for
+// half its vector's length: a symbol's vector is the unit mean of its words
+// scaled by m/(m+lengthPrior), m the distinct words of its text that are
+// not name words (a hundredth when there are none). A symbol whose text is
+// little more than its name has the vector of its name words, and a query
+// holding one of them would land on it ("name capture", docs/accuracy.md);
+// scaled, it ranks below symbols whose longer text points the same way.
+// 10 scored best of 0, 1, 3, 8, 10, 15 and 30 on the tune half of the judged
+// English queries.
+const lengthPrior = 10
+
+func lengthScale(m int) float64 {
+	if m <= 0 {
+		return 0.01
+	}
+	return float64(m) / float64(m+lengthPrior)
+}
+
+// symbolSums returns, per document, the IDF-weighted sum of its words'
+// vectors (every occurrence counts), flat, Dim values a document.
+func symbolSums(v *lexvec.Vectors, enc []encoded) []float64 {
+	sums := make([]float64, len(enc)*Dim)
+	for di, e := range enc {
+		s := sums[di*Dim : (di+1)*Dim]
+		for _, w := range e.seq {
+			wt := float64(v.WordWeights[w])
+			row := v.WordVecs[int(w)*Dim : (int(w)+1)*Dim]
+			for k, x := range row {
+				s[k] += wt * float64(x)
+			}
+		}
+	}
+	return sums
+}
+
 // removeCommon takes the direction every symbol shares out of the word
-// vectors (as SIF does: here the direction of the symbols' average): a mean
-// is linear in its words, so symbol and query vectors built from the
-// projected words lack it too, and cosines compare what is particular.
-func removeCommon(v *lexvec.Vectors, docs []doc) {
+// vectors (as SIF does: here the direction of the average of the symbols'
+// unit means) and returns it: a mean is linear in its words, so symbol and
+// query vectors built from the projected words lack it too, and cosines
+// compare what is particular.
+func removeCommon(v *lexvec.Vectors, sums []float64) []float64 {
 	u := make([]float64, Dim)
-	for _, d := range docs {
-		for i, x := range Mean(v, d.words) {
-			u[i] += float64(x)
+	for di := 0; di < len(sums)/Dim; di++ {
+		s := sums[di*Dim : (di+1)*Dim]
+		if norm := math.Sqrt(dot64(s, s)); norm > 0 {
+			axpy(1/norm, s, u)
 		}
 	}
 	normalise64(u)
@@ -236,6 +285,7 @@ func removeCommon(v *lexvec.Vectors, docs []doc) {
 			w[d] -= float32(p * u[d])
 		}
 	}
+	return u
 }
 
 // vocabulary lists the words in at least minDocFreq documents, the
@@ -281,116 +331,202 @@ type sparse struct {
 	vals     []float64
 }
 
-// cooccurrence counts word pairs, symmetric, as a map per row.
-func cooccurrence(docs []doc, index map[string]int) []map[int32]float64 {
-	rows := make([]map[int32]float64, len(index))
-	for i := range rows {
-		rows[i] = map[int32]float64{}
-	}
-	add := func(a, b int, w float64) {
-		if a == b {
-			return
-		}
-		rows[a][int32(b)] += w
-		rows[b][int32(a)] += w
-	}
-	for _, d := range docs {
-		seq := make([]int, 0, len(d.words))
+// encoded is a document as vocabulary rows: its sequence, and its name
+// parts and its distinct words, each sorted without repeats.
+type encoded struct {
+	seq, name, distinct []int32
+}
+
+func encode(docs []doc, index map[string]int) []encoded {
+	out := make([]encoded, len(docs))
+	for di, d := range docs {
+		seq := make([]int32, 0, len(d.words))
 		for _, w := range d.words {
 			if i, ok := index[w]; ok {
-				seq = append(seq, i)
+				seq = append(seq, int32(i))
 			}
 		}
-		for i := range seq {
-			for j := i + 1; j < len(seq) && j <= i+window; j++ {
-				add(seq[i], seq[j], 1)
-			}
-		}
-		// name parts with every distinct word of the document
-		distinct := slices.Clone(seq)
-		slices.Sort(distinct)
-		distinct = slices.Compact(distinct)
-		var name []int
+		dist := slices.Clone(seq)
+		slices.Sort(dist)
+		var name []int32
 		for _, w := range d.name {
 			if i, ok := index[w]; ok {
-				name = append(name, i)
+				name = append(name, int32(i))
 			}
 		}
 		slices.Sort(name)
-		name = slices.Compact(name)
-		for _, a := range name {
-			for _, b := range distinct {
-				add(a, b, 0.5)
-			}
-		}
+		out[di] = encoded{seq: seq, name: slices.Compact(name), distinct: slices.Compact(dist)}
 	}
-	return rows
+	return out
 }
 
-// ppmi weights the counts by positive pointwise mutual information with
-// context smoothing (power 0.75), dropping the rest.
-func ppmi(rows []map[int32]float64, n int) *sparse {
+// cooccurrence counts word pairs, symmetric, in compressed rows: each
+// pair of words at most window apart in a document's sequence counts 1, each
+// name part with each distinct word of its document 0.5 (both ways, so two
+// name parts of one document count 1); a word never pairs with itself. Each
+// row is summed in a scratch array from the documents the word occurs in
+// (an inverted index), rows split between two goroutines: no map, and every
+// row's sums run in the same order whoever computes it.
+func cooccurrence(enc []encoded, n int) *sparse {
+	count := make([]int, n+1)
+	for _, e := range enc {
+		for _, w := range e.seq {
+			count[w+1]++
+		}
+	}
+	// occurrences of each word, (document, position), in document order
+	for i := 0; i < n; i++ {
+		count[i+1] += count[i]
+	}
+	occDoc, occPos := make([]int32, count[n]), make([]int32, count[n])
+	fill := slices.Clone(count[:n])
+	for di, e := range enc {
+		for p, w := range e.seq {
+			occDoc[fill[w]], occPos[fill[w]] = int32(di), int32(p)
+			fill[w]++
+		}
+	}
+	rowCols, rowVals := make([][]int32, n), make([][]float64, n)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	const block = 64
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acc := make([]float64, n)
+			var touched []int32
+			add := func(b int32, x float64) {
+				if acc[b] == 0 {
+					touched = append(touched, b)
+				}
+				acc[b] += x
+			}
+			for {
+				lo := int(next.Add(block)) - block
+				if lo >= n {
+					return
+				}
+				for a := lo; a < min(lo+block, n); a++ {
+					touched = touched[:0]
+					last := int32(-1)
+					for k := count[a]; k < count[a+1]; k++ {
+						di, p := occDoc[k], int(occPos[k])
+						e := &enc[di]
+						seq := e.seq
+						for j := max(0, p-window); j <= min(len(seq)-1, p+window); j++ {
+							if b := seq[j]; j != p && b != int32(a) {
+								add(b, 1)
+							}
+						}
+						if di == last {
+							continue
+						}
+						last = di
+						if _, ok := slices.BinarySearch(e.name, int32(a)); ok {
+							for _, b := range e.distinct {
+								if b != int32(a) {
+									add(b, 0.5)
+								}
+							}
+						}
+						for _, b := range e.name {
+							if b != int32(a) {
+								add(b, 0.5)
+							}
+						}
+					}
+					slices.Sort(touched)
+					cols, vals := make([]int32, len(touched)), make([]float64, len(touched))
+					for i, b := range touched {
+						cols[i], vals[i] = b, acc[b]
+						acc[b] = 0
+					}
+					rowCols[a], rowVals[a] = cols, vals
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	m := &sparse{rowStart: make([]int, n+1)}
+	for a := 0; a < n; a++ {
+		m.rowStart[a+1] = m.rowStart[a] + len(rowCols[a])
+	}
+	m.cols, m.vals = make([]int32, 0, m.rowStart[n]), make([]float64, 0, m.rowStart[n])
+	for a := 0; a < n; a++ {
+		m.cols = append(m.cols, rowCols[a]...)
+		m.vals = append(m.vals, rowVals[a]...)
+	}
+	return m
+}
+
+// ppmi weights the symmetric counts by positive pointwise mutual
+// information with context smoothing (power 0.75), which is not symmetric:
+// pmi(i, j) = ln(count(i, j)·C / (sum_i · sum_j^0.75)), C the total of the
+// smoothed sums. The matrix keeps the mean of max(0, pmi(i, j)) and
+// max(0, pmi(j, i)), so it stays symmetric, and drops zeros.
+func ppmi(c *sparse, n int) *sparse {
 	rowSum := make([]float64, n)
 	ctxPow := make([]float64, n)
-	var total, ctxTotal float64
-	for i, r := range rows {
-		keys := sortedKeys(r)
-		for _, k := range keys {
-			rowSum[i] += r[k]
+	var ctxTotal float64
+	for i := 0; i < n; i++ {
+		for k := c.rowStart[i]; k < c.rowStart[i+1]; k++ {
+			rowSum[i] += c.vals[k]
 		}
-		total += rowSum[i]
 	}
-	for i := range rows {
+	for i := range ctxPow {
 		ctxPow[i] = math.Pow(rowSum[i], 0.75)
 		ctxTotal += ctxPow[i]
 	}
 	m := &sparse{rowStart: make([]int, n+1)}
-	for i, r := range rows {
-		for _, k := range sortedKeys(r) {
-			pmi := math.Log(r[k] * ctxTotal / (rowSum[i] * ctxPow[k]))
-			if pmi > 0 {
-				m.cols = append(m.cols, k)
-				m.vals = append(m.vals, pmi)
+	for i := 0; i < n; i++ {
+		for k := c.rowStart[i]; k < c.rowStart[i+1]; k++ {
+			j := c.cols[k]
+			ij := math.Log(c.vals[k] * ctxTotal / (rowSum[i] * ctxPow[j]))
+			ji := math.Log(c.vals[k] * ctxTotal / (rowSum[j] * ctxPow[i]))
+			if v := (max(ij, 0) + max(ji, 0)) / 2; v > 0 {
+				m.cols = append(m.cols, j)
+				m.vals = append(m.vals, v)
 			}
 		}
 		m.rowStart[i+1] = len(m.cols)
 	}
-	// the context smoothing makes the weights slightly asymmetric: use the
-	// symmetric part, min of the two, so the matrix stays symmetric
-	return symmetrise(m, n)
+	return m
 }
 
-func sortedKeys(r map[int32]float64) []int32 {
-	keys := make([]int32, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
+// byDensity returns m with rows and columns renumbered in the order of
+// the rows' number of entries (most first, ties by row), and pos, a row's
+// new number.
+func (m *sparse) byDensity(n int) ([]int, *sparse) {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
-	slices.Sort(keys)
-	return keys
-}
-
-func symmetrise(m *sparse, n int) *sparse {
-	at := func(i int, j int32) float64 {
-		cols := m.cols[m.rowStart[i]:m.rowStart[i+1]]
-		k, ok := slices.BinarySearch(cols, j)
-		if !ok {
-			return 0
-		}
-		return m.vals[m.rowStart[i]+k]
+	size := func(i int) int { return m.rowStart[i+1] - m.rowStart[i] }
+	sort.SliceStable(order, func(a, b int) bool { return size(order[a]) > size(order[b]) })
+	pos := make([]int, n)
+	for p, i := range order {
+		pos[i] = p
 	}
-	out := &sparse{rowStart: make([]int, n+1)}
-	for i := 0; i < n; i++ {
+	out := &sparse{rowStart: make([]int, n+1), cols: make([]int32, 0, len(m.cols)), vals: make([]float64, 0, len(m.vals))}
+	type entry struct {
+		col int32
+		val float64
+	}
+	var row []entry
+	for p, i := range order {
+		row = row[:0]
 		for k := m.rowStart[i]; k < m.rowStart[i+1]; k++ {
-			j := m.cols[k]
-			v := (m.vals[k] + at(int(j), int32(i))) / 2
-			if v > 0 {
-				out.cols = append(out.cols, j)
-				out.vals = append(out.vals, v)
-			}
+			row = append(row, entry{int32(pos[m.cols[k]]), m.vals[k]})
 		}
-		out.rowStart[i+1] = len(out.cols)
+		slices.SortFunc(row, func(a, b entry) int { return int(a.col) - int(b.col) })
+		for _, e := range row {
+			out.cols = append(out.cols, e.col)
+			out.vals = append(out.vals, e.val)
+		}
+		out.rowStart[p+1] = len(out.cols)
 	}
-	return out
+	return pos, out
 }
 
 // mulDense returns m·x for x with n rows of l columns (row-major); rows are
@@ -406,11 +542,8 @@ func (m *sparse) mulDense(x []float64, n, l int) []float64 {
 			for i := lo; i < hi; i++ {
 				yi := y[i*l : (i+1)*l]
 				for k := m.rowStart[i]; k < m.rowStart[i+1]; k++ {
-					v := m.vals[k]
-					xj := x[int(m.cols[k])*l : (int(m.cols[k])+1)*l]
-					for c := range yi {
-						yi[c] += v * xj[c]
-					}
+					j := int(m.cols[k])
+					axpy(m.vals[k], x[j*l:(j+1)*l], yi)
 				}
 			}
 		}(n*p/parts, n*(p+1)/parts)
@@ -419,34 +552,59 @@ func (m *sparse) mulDense(x []float64, n, l int) []float64 {
 	return y
 }
 
+// axpy adds a·x to y (len(x) >= len(y)), four lanes at a time.
+func axpy(a float64, x, y []float64) {
+	x = x[:len(y)]
+	i := 0
+	for ; i+4 <= len(y); i += 4 {
+		y[i] += a * x[i]
+		y[i+1] += a * x[i+1]
+		y[i+2] += a * x[i+2]
+		y[i+3] += a * x[i+3]
+	}
+	for ; i < len(y); i++ {
+		y[i] += a * x[i]
+	}
+}
+
+// dot64 is the dot product of x and y (len(y) >= len(x)), summed in four
+// lanes (a fixed order: deterministic).
+func dot64(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
 // orthonormalise makes the l columns of the n×l row-major matrix x
-// orthonormal (modified Gram-Schmidt, twice for stability, on a transposed
+// orthonormal (modified Gram-Schmidt, passes times: twice gives the
+// orthogonality of the final basis, once is enough between power
+// iterations, whose next product mixes the columns anyway; on a transposed
 // copy so every column is contiguous); a column that vanishes becomes zero.
-func orthonormalise(x []float64, n, l int) {
+func orthonormalise(x []float64, n, l, passes int) {
 	t := make([]float64, n*l)
 	for i := 0; i < n; i++ {
 		for c := 0; c < l; c++ {
 			t[c*n+i] = x[i*l+c]
 		}
 	}
-	for pass := 0; pass < 2; pass++ {
+	for pass := 0; pass < passes; pass++ {
 		for c := 0; c < l; c++ {
 			col := t[c*n : (c+1)*n]
 			for p := 0; p < c; p++ {
 				prev := t[p*n : (p+1)*n]
-				var dot float64
-				for i, v := range col {
-					dot += v * prev[i]
-				}
-				for i := range col {
-					col[i] -= dot * prev[i]
-				}
+				axpy(-dot64(col, prev), prev, col)
 			}
-			var norm float64
-			for _, v := range col {
-				norm += v * v
-			}
-			norm = math.Sqrt(norm)
+			norm := math.Sqrt(dot64(col, col))
 			for i := range col {
 				if norm > 1e-12 {
 					col[i] /= norm
@@ -468,34 +626,42 @@ func orthonormalise(x []float64, n, l int) {
 func reduce(m *sparse, n int) []float32 {
 	l := min(Dim+oversample, n)
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	q0 := make([]float64, n*l)
+	for i := range q0 {
+		q0[i] = rng.NormFloat64()
+	}
+	// rows in the order of their number of entries, most first: the rows of
+	// the dense factor that most products read stay in the cache together
+	// (the eigenpairs do not depend on the order of the rows)
+	pos, m := m.byDensity(n)
 	q := make([]float64, n*l)
-	for i := range q {
-		q[i] = rng.NormFloat64()
+	for i := 0; i < n; i++ {
+		copy(q[pos[i]*l:(pos[i]+1)*l], q0[i*l:(i+1)*l])
 	}
 	q = m.mulDense(q, n, l)
-	orthonormalise(q, n, l)
+	orthonormalise(q, n, l, 1)
 	for it := 0; it < powerIters; it++ {
 		q = m.mulDense(q, n, l)
-		orthonormalise(q, n, l)
+		passes := 1
+		if it == powerIters-1 {
+			passes = 2
+		}
+		orthonormalise(q, n, l, passes)
 	}
-	// t = qᵀ m q, l×l symmetric
+	// t = qᵀ m q, l×l symmetric: the upper triangle, mirrored
 	mq := m.mulDense(q, n, l)
 	t := make([]float64, l*l)
 	for i := 0; i < n; i++ {
 		qi, mi := q[i*l:(i+1)*l], mq[i*l:(i+1)*l]
 		for a := 0; a < l; a++ {
-			if qi[a] == 0 {
-				continue
-			}
-			for b := 0; b < l; b++ {
-				t[a*l+b] += qi[a] * mi[b]
+			if qi[a] != 0 {
+				axpy(qi[a], mi[a:], t[a*l+a:(a+1)*l])
 			}
 		}
 	}
 	for a := 0; a < l; a++ {
 		for b := a + 1; b < l; b++ {
-			s := (t[a*l+b] + t[b*l+a]) / 2
-			t[a*l+b], t[b*l+a] = s, s
+			t[b*l+a] = t[a*l+b]
 		}
 	}
 	vals, vecs := jacobi(t, l)
@@ -505,21 +671,25 @@ func reduce(m *sparse, n int) []float32 {
 	}
 	sort.SliceStable(order, func(i, j int) bool { return vals[order[i]] > vals[order[j]] })
 	k := min(Dim, l)
+	// the eigenvectors kept, each contiguous, scaled by the root of its value
+	ev := make([]float64, k*l)
+	for d := 0; d < k; d++ {
+		e := order[d]
+		if vals[e] <= 0 {
+			continue
+		}
+		r := math.Sqrt(vals[e])
+		for a := 0; a < l; a++ {
+			ev[d*l+a] = vecs[a*l+e] * r
+		}
+	}
 	out := make([]float32, n*Dim)
 	row := make([]float64, Dim)
 	for i := 0; i < n; i++ {
 		clear(row)
-		qi := q[i*l : (i+1)*l]
+		qi := q[pos[i]*l : (pos[i]+1)*l]
 		for d := 0; d < k; d++ {
-			e := order[d]
-			if vals[e] <= 0 {
-				continue
-			}
-			var s float64
-			for a := 0; a < l; a++ {
-				s += qi[a] * vecs[a*l+e]
-			}
-			row[d] = s * math.Sqrt(vals[e])
+			row[d] = dot64(qi, ev[d*l:(d+1)*l])
 		}
 		normalise64(row)
 		for d := range row {

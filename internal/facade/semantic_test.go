@@ -3,8 +3,10 @@ package facade
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,5 +198,29 @@ func TestSearchWithModel2VecModel(t *testing.T) {
 	r = call(t, s, "search", `{"query":"trolley","mode":"semantic","limit":5}`).Result.(SearchResult)
 	if r.Mode != "lexical" || !strings.Contains(r.Fallback, "reindex") {
 		t.Errorf("after the model changed: mode %s, fallback %q", r.Mode, r.Fallback)
+	}
+}
+
+// TestHybridFusionWeighsTheSemanticList: reciprocal rank fusion with k = 60
+// and the semantic list weighted 2, the lexical and the expanded lists 1: a
+// hit first in the semantic list alone outranks one first in the lexical
+// list alone, and a hit in every list sums its three parts.
+func TestHybridFusionWeighsTheSemanticList(t *testing.T) {
+	lex := []Hit{{ID: "lex1"}, {ID: "all"}}
+	sem := []Hit{{ID: "sem1"}, {ID: "all"}}
+	exp := []Hit{{ID: "all"}}
+	got := fuse(lex, sem, exp)
+	var ids []string
+	for _, h := range got {
+		ids = append(ids, h.ID)
+	}
+	if want := []string{"all", "sem1", "lex1"}; !slices.Equal(ids, want) {
+		t.Fatalf("fused order %v, want %v", ids, want)
+	}
+	want := map[string]float64{"all": 1.0/62 + 2.0/62 + 1.0/61, "sem1": 2.0 / 61, "lex1": 1.0 / 61}
+	for _, h := range got {
+		if math.Abs(h.Score.Total-want[h.ID]) > 1e-6 {
+			t.Errorf("%s: total %v, want %v", h.ID, h.Score.Total, want[h.ID])
+		}
 	}
 }
