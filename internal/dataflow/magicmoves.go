@@ -213,3 +213,25 @@ func (w *walker) lateApplies(s state, g *Func) bool {
 	}
 	return strings.EqualFold(c.Receiver, g.Class)
 }
+
+// computedOK reports whether property locations a (of f) and b (of g) may
+// meet when one has a computed name (`$this->$name`, "C::$*"): in __get or
+// __set such an access reads or writes only the properties PHP runs them
+// for, never one the class declares public.
+func computedOK(f *Func, a string, g *Func, b string) bool {
+	return computedIn(f, a, b) && computedIn(g, b, a)
+}
+
+func computedIn(f *Func, loc, other string) bool {
+	_, p, _ := strings.Cut(loc, "::$")
+	_, q, _ := strings.Cut(other, "::$")
+	if p != "*" || q == "*" || f.Public == nil || !(strings.EqualFold(f.Name, "__get") || strings.EqualFold(f.Name, "__set")) {
+		return true
+	}
+	for _, x := range f.Public {
+		if x == q {
+			return false
+		}
+	}
+	return true
+}

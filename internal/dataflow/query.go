@@ -427,7 +427,7 @@ func (w *walker) propPeers(f *Func, n *Node, s state, loads bool) []edge {
 			if m.Loc.Kind != Prop || (m.Kind == "load") != loads {
 				continue
 			}
-			if conf := propAlias(m.Loc.Name, n.Loc.Name); conf > 0 {
+			if conf := propAlias(m.Loc.Name, n.Loc.Name); conf > 0 && computedOK(f, n.Loc.Name, g, m.Loc.Name) {
 				if !w.entered(f, f) || !w.entered(g, f) {
 					break
 				}
@@ -451,7 +451,7 @@ func propAlias(a, b string) float64 {
 	if oka && okb && pa == pb && (ca == "*" || cb == "*") {
 		return 0.6
 	}
-	if oka && okb && (pa == "*" || pb == "*") && (ca == cb || ca == "*" || cb == "*") {
+	if oka && okb && (pa == "*" || pb == "*") && ca == cb {
 		return 0.5 // a property of computed name ($o->$name, (array) $o)
 	}
 	return 0
