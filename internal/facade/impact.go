@@ -556,7 +556,12 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		if res.Data, err = s.impactData(ctx, snap, dt, budget, limit, mode == "hard"); err != nil {
 			return nil, err
 		}
-		if res.Data.Truncated && len(res.Data.Changed) > 0 {
+		switch {
+		case !res.Data.Truncated || len(res.Data.Changed) == 0:
+		case dt.sym.Kind == string(fact.Property):
+			// its loads are its references; slice starts at a line
+			env.Suggest = append(env.Suggest, Suggestion{Op: "references", Args: map[string]any{"id": dt.sym.ID}, Why: "every use of the property, paged"})
+		default:
 			c := res.Data.Changed[0]
 			a := map[string]any{"path": c.Path, "line": c.Line, "direction": "forward"}
 			if c.Kind == ChangeParameter {

@@ -244,8 +244,13 @@ func TestNFR8_ImpactDataTruncated(t *testing.T) {
 	if len(d.Reads) != 2 || d.Total <= 2 || !d.Truncated || !d.Complete {
 		t.Errorf("capped: %d reads of %d, truncated %v, complete %v", len(d.Reads), d.Total, d.Truncated, d.Complete)
 	}
-	if !slices.ContainsFunc(env.Suggest, func(s Suggestion) bool { return s.Op == "slice" }) {
-		t.Errorf("no slice suggested: %+v", env.Suggest)
+	i := slices.IndexFunc(env.Suggest, func(s Suggestion) bool { return s.Op == "slice" })
+	if i < 0 {
+		t.Fatalf("no slice suggested: %+v", env.Suggest)
+	}
+	sl := dfCall(t, s, "slice", untimed(env.Suggest[i].Args))
+	if sl.NotFound || len(sl.Result.(SliceResult).Nodes) <= 2 {
+		t.Errorf("the suggested slice %v finds nothing more: %+v", env.Suggest[i].Args, sl.Result)
 	}
 	_, d = impactData(t, s, map[string]any{"qname": "Cart::add", "max_states": 1})
 	if !d.Truncated || d.Complete || !slices.ContainsFunc(d.CutPoints, func(c DataCut) bool { return c.Reason == "budget" }) {
