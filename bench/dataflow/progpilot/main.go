@@ -11,7 +11,7 @@
 // a source to every sink model: any path found is a non-flow reported.
 // The suite is read from a checkout and never copied into this repository.
 //
-//	go run ./bench/dataflow/progpilot --suite /tmp/progpilot/projects/tests [--misses]
+//	go run ./bench/dataflow/progpilot --suite /tmp/progpilot/projects/tests [--misses] [--only PATH]
 package main
 
 import (
@@ -75,6 +75,7 @@ type outcome struct {
 func main() {
 	dir := flag.String("suite", "/tmp/progpilot/projects/tests", "progpilot's projects/tests directory")
 	misses := flag.Bool("misses", false, "print every miss and false report")
+	only := flag.String("only", "", "run only the tests whose file path contains this")
 	flag.Parse()
 	tests, err := load(*dir)
 	if err != nil {
@@ -88,6 +89,9 @@ func main() {
 	}
 	var outs []outcome
 	for _, t := range tests {
+		if !strings.Contains(t.file, *only) {
+			continue
+		}
 		outs = append(outs, run(*dir, t, models.SinkNames()))
 	}
 	report(outs, *misses)
@@ -157,8 +161,8 @@ var literalRE = regexp.MustCompile(`'([^']*)'|"([^"$]*)"`)
 
 // closure returns the test file and every file it includes by a literal
 // path (concatenated literals; a leading constant such as ABSPATH is looked
-// up from the file's directory and its parents), keyed by path relative to
-// the suite directory.
+// up from the file's directory and its parents) or names in a string,
+// keyed by path relative to the suite directory.
 func closure(dir, file string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	todo := []string{file}
@@ -176,12 +180,22 @@ func closure(dir, file string) (map[string][]byte, error) {
 			continue
 		}
 		files[rel] = b
+		var lits []string
 		for _, m := range includeRE.FindAllStringSubmatch(string(b), -1) {
 			var lit string
 			for _, l := range literalRE.FindAllStringSubmatch(m[1], -1) {
 				lit += l[1] + l[2]
 			}
-			if lit == "" || !strings.HasSuffix(lit, ".php") && !strings.HasSuffix(lit, ".inc") {
+			lits = append(lits, lit)
+		}
+		// A file name in any string (define('ROOT', "x.php"), $a[0] =
+		// "x.php") is what an include through a constant or a variable
+		// reaches.
+		for _, l := range literalRE.FindAllStringSubmatch(string(b), -1) {
+			lits = append(lits, l[1]+l[2])
+		}
+		for _, lit := range lits {
+			if !strings.HasSuffix(lit, ".php") && !strings.HasSuffix(lit, ".inc") {
 				continue
 			}
 			if p := resolve(dir, rel, lit); p != "" {
@@ -276,7 +290,7 @@ func run(dir string, t *test, sinks []string) (o outcome) {
 			for _, s := range sinks {
 				a := ask(fmt.Sprintf("%s:%d", t.file, l), "sink:"+s)
 				if a.Found {
-					if !o.reported {
+					if !o.reported || !o.unsanit && len(a.Sanitizers) == 0 {
 						o.reportedTo = fmt.Sprintf("line %d → sink:%s %s", l, s, strings.Join(a.Sanitizers, ","))
 					}
 					o.reported = true
@@ -291,17 +305,18 @@ func run(dir string, t *test, sinks []string) (o outcome) {
 }
 
 // reaches asks for a flow from line l of each path in turn to each sink
-// model; the reason of a miss is the test file's answer.
+// model; the reason of a miss is the answer of the first file with a
+// data-flow node at the line (the test file's when none has).
 func reaches(ask func(from, to string) suite.Answer, paths []string, l string, sinks []string) (bool, string) {
-	why := ""
-	for i, rel := range paths {
+	why, placed := "", false
+	for _, rel := range paths {
 		for _, s := range sinks {
 			a := ask(rel+":"+l, "sink:"+s)
 			if a.Found {
 				return true, ""
 			}
-			if i == 0 && (why == "" || why == "complete: no path") {
-				why = a.Reason()
+			if why == "" || !placed && !a.NotFound || placed && !a.NotFound && why == "complete: no path" {
+				why, placed = a.Reason(), !a.NotFound
 			}
 		}
 	}

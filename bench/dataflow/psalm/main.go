@@ -299,7 +299,7 @@ func run(s *snippet, sinks []string) (o outcome) {
 		for _, l := range lines {
 			for _, t := range ts {
 				if a := ask(l, t); a.Found {
-					if !o.reported {
+					if !o.reported || !o.unsanit && len(a.Sanitizers) == 0 {
 						o.reportedTo = fmt.Sprintf("line %d → %s %s", l, t.to, strings.Join(a.Sanitizers, ","))
 					}
 					o.reported = true

@@ -138,9 +138,10 @@ func (a Answer) Reason() string {
 
 // SourceLines returns the 1-based lines of src where a source of the
 // shipped http_input model may be read: a superglobal of the model, or a
-// call of one of its functions or methods (receivers not checked, so this
-// may over-approximate), plus calls of the extra function names. A flow
-// query from such a line starts at every value the line reads first.
+// call of one of its functions, or of its methods on a receiver of the
+// model's names, plus calls of the extra function names. A flow query from
+// such a line starts at every value the line begins with, as a query from
+// a line does.
 func SourceLines(src []byte, extra []string) ([]int, error) {
 	m, err := dataflow.DefaultModels()
 	if err != nil {
@@ -159,9 +160,16 @@ func SourceLines(src []byte, extra []string) ([]int, error) {
 		alts = append(alts, re)
 	}
 	for _, c := range model.Calls {
-		if c.Function != "" {
+		switch {
+		case c.Function != "":
 			call(c.Function, c.Literal)
-		} else {
+		case len(c.Receivers) > 0:
+			var rs []string
+			for _, r := range c.Receivers {
+				rs = append(rs, regexp.QuoteMeta(r))
+			}
+			alts = append(alts, `\b(?:`+strings.Join(rs, "|")+`)\s*(?:->|::)\s*`+regexp.QuoteMeta(c.Method)+`\s*\(`)
+		default:
 			alts = append(alts, `->\s*`+regexp.QuoteMeta(c.Method)+`\s*\(`)
 		}
 	}
