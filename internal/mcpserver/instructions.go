@@ -6,7 +6,7 @@ package mcpserver
 
 const instructions = `ragraf answers from an index of this repository (every answer names its revision in index_rev). Use it first:
 - Finding code: ragraf_search (words) or ragraf_symbol (a name) before grep or opening files; ragraf_outline for one file; ragraf_repo_map for an overview.
-- Before editing a definition: ragraf_context for all of it in one budgeted answer; ragraf_references or ragraf_callers for its uses, ragraf_impact for what may break (entry points, tables, tests), ragraf_code for its indexed source.
+- Before editing a definition: ragraf_context for all of it in one budgeted answer; ragraf_references or ragraf_callers for its uses, ragraf_impact for what may break (entry points, tables, tests; data: true adds what reads its parameters, properties, return value), ragraf_code for its indexed source.
 - After editing: ragraf_changes lists the definitions changed, added and deleted, and the entry points, tables and tests they reach.
 - Pass the id from one answer to the next tool.
 - Answers are concise by default: per item its id, at (path:line), kind and one name. Pass format "detailed" for signatures, containers, nested objects and evidence chains. A concise envelope leaves out fields at their default: no drift, stale_warnings, not_found or suggest means none.
