@@ -141,6 +141,9 @@ type state struct {
 	// san: a sanitizer is on the path here (Flow only: it searches the
 	// paths without one first)
 	san bool
+	// back: walked backwards in a forward slice, from a condition a
+	// reached statement runs under (control.go)
+	back bool
 }
 
 func (s state) key() state { s.crossd = 0; return s }
@@ -189,6 +192,7 @@ type walker struct {
 	globals  map[string]*globalIndex
 	scopes   map[string][]string
 	magic    map[string]bool // entered, by magic method and file
+	flow     bool            // the walk is a Flow
 	cuts     map[Cut]bool
 	states   int
 	stopped  bool
@@ -329,6 +333,9 @@ func (w *walker) forward(s state) []edge {
 		ts := w.targets(f, n.Call)
 		if len(ts) == 0 && (c.Dynamic || c.Method) && w.env.Models.sanitizer(c) == "" {
 			w.cut(f.Path, n.Line, "unresolved call")
+		}
+		if w.flow && w.env.Models.sanitizer(c) != "" {
+			ts = nil // a flow passes a sanitizer by its sanitize step, not through its body
 		}
 		for _, l := range ts {
 			g := w.fn(l.Callee)
@@ -588,8 +595,14 @@ func (w *walker) backward(s state) []edge {
 
 func (w *walker) step(s state, e *edge) Step {
 	f := w.fn(s.fn)
-	n := &f.Nodes[s.node]
-	st := Step{Path: f.Path, Line: n.Line, Kind: n.Kind, Location: n.Loc.String(), Function: f.ID, Provenance: "stated", Confidence: 1}
+	var st Step
+	if s.node < 0 {
+		c := &f.Conds[-s.node-1]
+		st = Step{Path: f.Path, Line: c.Line, Kind: "condition", Location: c.Kind, Function: f.ID, Provenance: "stated", Confidence: 1}
+	} else {
+		n := &f.Nodes[s.node]
+		st = Step{Path: f.Path, Line: n.Line, Kind: n.Kind, Location: n.Loc.String(), Function: f.ID, Provenance: "stated", Confidence: 1}
+	}
 	if e != nil {
 		st.Edge, st.Via = e.kind, e.via
 		if e.derived {
@@ -625,6 +638,18 @@ func (w *walker) cutList() []Cut {
 // Slice walks from the nodes at start backwards (the values they depend on)
 // or forwards (what they reach), at most limit nodes.
 func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int, b Budget) (*SliceResult, error) {
+	return slice(ctx, env, start, forward, false, limit, b)
+}
+
+// SliceControl is Slice with control dependence: every statement of the
+// slice also depends on the conditions it runs under (edges of kind
+// Control, from the condition), and they on what they read, backwards
+// whatever the direction (control.go).
+func SliceControl(ctx context.Context, env Env, start []Point, forward bool, limit int, b Budget) (*SliceResult, error) {
+	return slice(ctx, env, start, forward, true, limit, b)
+}
+
+func slice(ctx context.Context, env Env, start []Point, forward, control bool, limit int, b Budget) (*SliceResult, error) {
 	w := newWalker(ctx, env, b)
 	type seen struct {
 		fn   string
@@ -654,6 +679,9 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 		from := index[seen{s.fn, s.node}]
 		for i := range es {
 			e := &es[i]
+			// an edge found walking backwards runs from e.to to s
+			back := !forward || s.back || s.node < 0 || e.kind == Control
+			e.to.back = forward && back
 			k := seen{e.to.fn, e.to.node}
 			to, ok := index[k]
 			if !ok {
@@ -671,7 +699,7 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 				}
 			}
 			d := Dep{From: from, To: to, Kind: e.kind}
-			if !forward {
+			if back {
 				d.From, d.To = to, from
 			}
 			if !deps[d] && d.From != d.To {
@@ -700,7 +728,7 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 					break
 				}
 				if f := w.fn(s.fn); f != nil {
-					push(s, w.globalMoves(f, s, forward))
+					push(s, w.globalMoves(f, s, forward && !s.back))
 				}
 			}
 			continue
@@ -708,12 +736,18 @@ func Slice(ctx context.Context, env Env, start []Point, forward bool, limit int,
 		s := queue[0]
 		queue = queue[1:]
 		var es []edge
-		if forward {
+		switch {
+		case s.node < 0:
+			es = w.condMoves(s)
+		case forward && !s.back:
 			es = w.forward(s)
-		} else {
+		default:
 			es = w.backward(s)
 		}
-		if f := w.fn(s.fn); f != nil && w.hasGlobal(f, s, forward) {
+		if control && s.node >= 0 {
+			es = append(es, w.ctrlMoves(s)...)
+		}
+		if f := w.fn(s.fn); f != nil && s.node >= 0 && w.hasGlobal(f, s, forward && !s.back) {
 			deferred = append(deferred, s)
 		}
 		push(s, es)
@@ -776,6 +810,7 @@ func PointGoal(pts []Point) Goal {
 // is returned from source to sink all the same).
 func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, b Budget) (*FlowResult, error) {
 	w := newWalker(ctx, env, b)
+	w.flow = true
 	type back struct {
 		prev state
 		e    edge
