@@ -28,6 +28,7 @@ type queryOptions struct {
 	Depth, Limit, Budget, Line                                   int
 	Focus                                                        []string
 	Data                                                         bool
+	Control                                                      bool
 }
 
 func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
@@ -70,6 +71,7 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.Head, "head", "", "head commit (changes)")
 	f.StringSliceVar(&opts.Focus, "focus", nil, "focus argument (repo_map), repeatable")
 	f.BoolVar(&opts.Data, "data", false, "data argument (impact): add the data block")
+	f.BoolVar(&opts.Control, "control", false, "control argument (slice): add the conditions statements run under")
 	return cmd
 }
 
@@ -104,6 +106,7 @@ func queryArgs(cmd *cobra.Command, opts *queryOptions) ([]byte, error) {
 	set("base", "base", opts.Base)
 	set("head", "head", opts.Head)
 	set("data", "data", opts.Data)
+	set("control", "control", opts.Control)
 	if opts.Format == facade.FormatConcise || opts.Format == facade.FormatDetailed {
 		m["format"] = opts.Format
 	}

@@ -27,6 +27,14 @@ func (e *enc) ints(v []int) {
 		e.int(x)
 	}
 }
+func (e *enc) ins(v []In) {
+	e.int(len(v))
+	for _, in := range v {
+		e.int(in.From)
+		e.str(string(in.Kind))
+		e.str(in.Note)
+	}
+}
 func (e *enc) bool(v bool) {
 	var b byte
 	if v {
@@ -73,12 +81,16 @@ func Encode(fs []*Func) []byte {
 			e.str(n.Loc.Key)
 			e.int(n.Loc.Index)
 			e.int(n.Call)
-			e.int(len(n.In))
-			for _, in := range n.In {
-				e.int(in.From)
-				e.str(string(in.Kind))
-				e.str(in.Note)
-			}
+			e.int(n.Ctrl)
+			e.ins(n.In)
+		}
+		e.int(len(f.Conds))
+		for i := range f.Conds {
+			c := &f.Conds[i]
+			e.int(c.Line)
+			e.str(c.Kind)
+			e.ins(c.In)
+			e.int(c.Ctrl)
 		}
 		e.int(len(f.Calls))
 		for i := range f.Calls {
@@ -160,6 +172,18 @@ func (d *dec) ints() []int {
 	return out
 }
 
+func (d *dec) ins() []In {
+	k := d.count()
+	if k == 0 || d.err {
+		return nil
+	}
+	out := make([]In, k)
+	for x := range out {
+		out[x] = In{From: d.int(), Kind: EdgeKind(d.str()), Note: d.str()}
+	}
+	return out
+}
+
 func (d *dec) strs() []string {
 	n := d.count()
 	if n == 0 || d.err {
@@ -202,12 +226,17 @@ func Decode(b []byte) ([]*Func, error) {
 			n.Kind = d.str()
 			n.Loc = Loc{Kind: LocKind(d.str()), Name: d.str(), Key: d.str(), Index: d.int()}
 			n.Call = d.int()
-			if k := d.count(); k > 0 {
-				n.In = make([]In, k)
-			}
-			for x := range n.In {
-				n.In[x] = In{From: d.int(), Kind: EdgeKind(d.str()), Note: d.str()}
-			}
+			n.Ctrl = d.int()
+			n.In = d.ins()
+		}
+		if n := d.count(); n > 0 {
+			f.Conds = make([]Cond, n)
+		}
+		for j := range f.Conds {
+			c := &f.Conds[j]
+			c.Line, c.Kind = d.int(), d.str()
+			c.In = d.ins()
+			c.Ctrl = d.int()
 		}
 		if n := d.count(); n > 0 {
 			f.Calls = make([]Call, n)
@@ -245,15 +274,24 @@ func (f *Func) valid() bool {
 			return false
 		}
 	}
-	for i := range f.Nodes {
-		n := &f.Nodes[i]
-		if n.Call != -1 && !in(n.Call, calls) {
-			return false
-		}
-		for _, e := range n.In {
+	ctrl := func(c int) bool { return c >= 0 && c <= len(f.Conds) }
+	ins := func(es []In) bool {
+		for _, e := range es {
 			if !in(e.From, nodes) {
 				return false
 			}
+		}
+		return true
+	}
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		if n.Call != -1 && !in(n.Call, calls) || !ctrl(n.Ctrl) || !ins(n.In) {
+			return false
+		}
+	}
+	for i := range f.Conds {
+		if c := &f.Conds[i]; !ctrl(c.Ctrl) || !ins(c.In) {
+			return false
 		}
 	}
 	for i := range f.Calls {

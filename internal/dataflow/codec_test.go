@@ -10,10 +10,11 @@ func sampleFuncs() []*Func {
 	top := &Func{Path: "a.php", StartLine: 1, EndLine: 20, TopLevel: true,
 		Nodes: []Node{{Line: 2, Kind: "source", Loc: Loc{Kind: Superglobal, Name: "_GET", Key: "id"}, Call: -1},
 			{Line: 2, Kind: "assign", Loc: Loc{Kind: Local, Name: "id"}, In: []In{{From: 0, Kind: Assign}}, Call: -1},
-			{Line: 3, Kind: "arg", Loc: Loc{Kind: Arg, Name: "run", Index: 1}, In: []In{{From: 1, Kind: Sanitize, Note: "(int)"}}, Call: 0},
+			{Line: 3, Kind: "arg", Loc: Loc{Kind: Arg, Name: "run", Index: 1}, In: []In{{From: 1, Kind: Sanitize, Note: "(int)"}}, Call: 0, Ctrl: 2},
 			{Line: 3, Kind: "call", Loc: Loc{Kind: CallResult, Name: "run"}, In: []In{{From: 2, Kind: CallEdge}}, Call: 0}},
 		Calls:     []Call{{Line: 3, Name: "run", Receiver: "db", Method: true, Dynamic: true, Literal: "php://input", Args: []int{2}, Result: 3}},
-		Imprecise: []string{"imprecise: global", "variable variable"}}
+		Imprecise: []string{"imprecise: global", "variable variable"},
+		Conds:     []Cond{{Line: 2, Kind: "if", In: []In{{From: 1, Kind: Operand}}}, {Line: 3, Kind: "?:", Ctrl: 1}}}
 	fn := &Func{Path: "a.php", Name: "run", Class: "Db", StartLine: 5, EndLine: 9,
 		Nodes: []Node{{Line: 5, Kind: "param", Loc: Loc{Kind: Param, Name: "x", Index: 0}, Call: -1},
 			{Line: 7, Kind: "return", Loc: Loc{Kind: Return}, In: []In{{From: 0, Kind: Concat}}, Call: -1}},
@@ -56,6 +57,16 @@ func TestIRCodecRejectsCorrupt(t *testing.T) {
 	bad[1].Nodes[1].In[0].From = 7
 	if _, err := Decode(Encode(bad)); !errors.Is(err, ErrCodec) {
 		t.Errorf("an edge from node 7 of 2 decoded: %v", err)
+	}
+	bad = sampleFuncs()
+	bad[0].Nodes[2].Ctrl = 3
+	if _, err := Decode(Encode(bad)); !errors.Is(err, ErrCodec) {
+		t.Errorf("a node under condition 3 of 2 decoded: %v", err)
+	}
+	bad = sampleFuncs()
+	bad[0].Conds[0].In[0].From = 9
+	if _, err := Decode(Encode(bad)); !errors.Is(err, ErrCodec) {
+		t.Errorf("a condition reading node 9 of 4 decoded: %v", err)
 	}
 	other := append([]byte{9}, b[1:]...)
 	if _, err := Decode(other); !errors.Is(err, ErrCodec) {

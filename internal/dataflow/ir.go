@@ -94,6 +94,7 @@ const (
 	CallEdge   EdgeKind = "call"     // argument -> result of a call not followed (library or unresolved)
 	Operand    EdgeKind = "operand"  // an operand of arithmetic or comparison
 	GlobalEdge EdgeKind = "global"   // a global variable's write -> a read elsewhere (another function, an included file)
+	Control    EdgeKind = "control"  // a condition -> a statement that runs only as it decides (slice, on request)
 )
 
 // In is one incoming edge: the value of node From (in the same function)
@@ -113,6 +114,22 @@ type Node struct {
 	Loc  Loc
 	In   []In
 	Call int // for arg and call nodes: index of the call in Func.Calls; -1 otherwise
+	// Ctrl is 1 + the index in Func.Conds of the innermost condition the
+	// node runs under (0: none); the conditions it is under are that one
+	// and, through Cond.Ctrl, the ones enclosing it.
+	Ctrl int
+}
+
+// Cond is a condition statements run under: the test of an if, elseif,
+// while, do, for, foreach, switch, case, match arm or ternary at Line
+// (Kind names which), with the values it reads as a node's In, and Ctrl
+// as Node.Ctrl for the condition it runs under itself. Queries see
+// conditions only when a slice asks for control dependence.
+type Cond struct {
+	Line int
+	Kind string
+	In   []In
+	Ctrl int
 }
 
 // Call is one call site. Name is the callee's short name (function or
@@ -146,6 +163,7 @@ type Func struct {
 	Returns   []int // node ids of return statements
 	Nodes     []Node
 	Calls     []Call
+	Conds     []Cond // see Node.Ctrl
 	// Imprecise lists why the lowering cannot be exact (references,
 	// global, $$, extract, compact); the function's variables are then
 	// treated as memory and the answer says so.
@@ -231,7 +249,7 @@ func (f *Func) Prepare() {
 // Size estimates the bytes f holds, for caches bounded in memory.
 func (f *Func) Size() int64 {
 	const (
-		nodeSize = 96 // Node without its slices' contents
+		nodeSize = 104 // Node without its slices' contents
 		inSize   = 32
 		callSize = 112
 	)
@@ -242,6 +260,9 @@ func (f *Func) Size() int64 {
 		n += 8 * int64(len(nd.In)) // the reverse edges of Out
 	}
 	n += 24 * int64(len(f.Nodes))
+	for i := range f.Conds {
+		n += 56 + int64(len(f.Conds[i].Kind)) + inSize*int64(len(f.Conds[i].In))
+	}
 	for i := range f.Calls {
 		c := &f.Calls[i]
 		n += callSize + int64(len(c.Name)+len(c.Receiver)+len(c.Literal)) + 8*int64(len(c.Args))
@@ -305,3 +326,29 @@ const (
 	RefOut = "refout"
 	RefArg = "refarg"
 )
+
+// DumpCtrl renders f's conditions and what runs under each, for tests:
+// `c1 L3 if <- 0:operand` for a condition (c1 under c0 adds ` under c0`),
+// then `n5 c1` for every node under condition 1.
+func (f *Func) DumpCtrl() string {
+	var b strings.Builder
+	for i, c := range f.Conds {
+		b.WriteString("c" + strconv.Itoa(i+1) + " L" + strconv.Itoa(c.Line) + " " + c.Kind)
+		if c.Ctrl > 0 {
+			b.WriteString(" under c" + strconv.Itoa(c.Ctrl))
+		}
+		if len(c.In) > 0 {
+			b.WriteString(" <-")
+			for _, in := range c.In {
+				b.WriteString(" " + strconv.Itoa(in.From) + ":" + string(in.Kind))
+			}
+		}
+		b.WriteByte('\n')
+	}
+	for i, n := range f.Nodes {
+		if n.Ctrl > 0 {
+			b.WriteString("n" + strconv.Itoa(i) + " c" + strconv.Itoa(n.Ctrl) + "\n")
+		}
+	}
+	return b.String()
+}

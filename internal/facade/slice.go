@@ -1,6 +1,7 @@
 // This file defines the slice operation: the statements a value at a line
 // depends on (backward) or reaches (forward), with the dependence edges
-// between them and the functions crossed; never source text (FT-19: bodies
+// between them and the functions crossed (with control: also the
+// conditions they run under, and what those read); never source text (FT-19: bodies
 // only through code). The environment and step types are in flow.go.
 
 package facade
@@ -20,6 +21,9 @@ type SliceArgs struct {
 	Variable  string `json:"variable,omitempty"`
 	Direction string `json:"direction,omitempty" jsonschema:"backward|forward"`
 	Depth     int    `json:"depth,omitempty" jsonschema:"0-5, default 2"`
+	// Control adds the conditions each statement runs under (edge kind
+	// control) and what they read.
+	Control bool `json:"control,omitempty" jsonschema:"add the conditions statements run under (edge control)"`
 	DataBudget
 	Output
 	Page
@@ -140,7 +144,11 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 		notFoundPlace(env, p)
 		return s.done(ctx, env, snap, nil)
 	}
-	sr, err := dataflow.Slice(ctx, d.env(), start, dir == "forward", maxSliceNodes, d.withDefaults(budget))
+	walk := dataflow.Slice
+	if args.Control {
+		walk = dataflow.SliceControl
+	}
+	sr, err := walk(ctx, d.env(), start, dir == "forward", maxSliceNodes, d.withDefaults(budget))
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, err

@@ -20,14 +20,18 @@ function run_query($db, $q) {
 
 function handler($db) {
     $q = "DELETE FROM t WHERE id=" . $_REQUEST['id'];
-    run_query($db, $q);
+    if ($db) {
+        run_query($db, $q);
+    }
 }
 `
 
 // TestFT43_DataflowOverMCP drives the real binary: ragraf_flow finds the
 // request parameter reaching the query through the call, ragraf_slice
-// walks back into the caller, the CLI prints the same answers, and every
-// step's path:line exists in the indexed file (FT-17).
+// walks back into the caller (with control: true also to the condition
+// the call runs under, and only then), the CLI prints the same answers
+// (--control as the flag form), and every step's path:line exists in the
+// indexed file (FT-17).
 func TestFT43_DataflowOverMCP(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "api.php"), []byte(dataflowApp), 0o644); err != nil {
@@ -39,10 +43,11 @@ func TestFT43_DataflowOverMCP(t *testing.T) {
 	ctx := context.Background()
 	cs := connect(t, ctx, root)
 	var facts []facade.Fact
-	for _, r := range []struct{ op, args, want string }{
-		{"flow", `{"from":"source:http_input","to":"sink:sql"}`, `E_BAD_INPUT`},
-		{"flow", `{"from":"api.php:7","to":"sink:sql"}`, `"found":true`},
-		{"slice", `{"path":"api.php","line":3,"variable":"$q"}`, `"qname":"handler"`},
+	for _, r := range []struct{ op, args, want, lacks string }{
+		{"flow", `{"from":"source:http_input","to":"sink:sql"}`, `E_BAD_INPUT`, ""},
+		{"flow", `{"from":"api.php:7","to":"sink:sql"}`, `"found":true`, ""},
+		{"slice", `{"path":"api.php","line":3,"variable":"$q"}`, `"qname":"handler"`, `"control"`},
+		{"slice", `{"path":"api.php","line":3,"variable":"$q","control":true}`, `"kind":"control"`, ""},
 	} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_" + r.op, Arguments: json.RawMessage(r.args)})
 		if err != nil {
@@ -55,6 +60,9 @@ func TestFT43_DataflowOverMCP(t *testing.T) {
 		}
 		if !strings.Contains(normal(got), r.want) {
 			t.Errorf("%s %s: answer lacks %s: %s", r.op, r.args, r.want, got)
+		}
+		if r.lacks != "" && strings.Contains(normal(got), r.lacks) {
+			t.Errorf("%s %s: answer has %s: %s", r.op, r.args, r.lacks, got)
 		}
 		if res.IsError != (code != 0) {
 			t.Errorf("%s: isError %v, exit %d", r.op, res.IsError, code)
@@ -76,6 +84,11 @@ func TestFT43_DataflowOverMCP(t *testing.T) {
 			t.Errorf("capability %+v", env.Capability)
 		}
 		facts = append(facts, facade.CollectFacts(env.Result)...)
+	}
+	flag, code := run(t, root, "query", "slice", "--path", "api.php", "--line", "3", "--control", "--args", `{"variable":"$q"}`)
+	withArg, _ := run(t, root, "query", "slice", "--args", `{"path":"api.php","line":3,"variable":"$q","control":true}`)
+	if code != 0 || !sameAnswer(string(flag), string(withArg)) || !strings.Contains(normal(string(flag)), `"kind":"control"`) {
+		t.Errorf("slice --control (exit %d) differs from control: true\nflag: %s\nargs: %s", code, flag, withArg)
 	}
 	svc, err := facade.New(root)
 	if err != nil {

@@ -121,6 +121,9 @@ type lowering struct {
 	// closure > 0 inside a closure's body: its returns are not the function's
 	closure   int
 	imprecise bool
+	// ctrl is Node.Ctrl for the nodes made now: the innermost condition
+	// deciding whether they run (dataflow_ctrl.go)
+	ctrl int
 	// replacing holds, per enclosing try whose finally always returns,
 	// the closure depth it is at: a return in its try or catch blocks
 	// does not leave the function with its own value
@@ -143,7 +146,7 @@ type loopFrame struct {
 }
 
 type loopUse struct {
-	node int
+	node int // a node, or (< 0) condition -node (dataflow_ctrl.go)
 	v    string
 	kind dataflow.EdgeKind
 }
@@ -156,6 +159,7 @@ type src struct {
 	kind dataflow.EdgeKind
 	note string
 	v    string
+	ctrl int // a ternary or match arm choosing the value (dataflow_ctrl.go)
 }
 
 func newLowering(path string, b []byte, f *dataflow.Func, class string) *lowering {
@@ -198,9 +202,12 @@ func (l *lowering) text(n *sitter.Node) string { return n.Utf8Text(l.src) }
 // node adds a node with the values ins flowing in, and returns its id.
 func (l *lowering) node(at *sitter.Node, kind string, loc dataflow.Loc, ins []src) int {
 	id := len(l.f.Nodes)
-	nd := dataflow.Node{Line: line(at.StartPosition()), Kind: kind, Loc: loc, Call: -1}
+	nd := dataflow.Node{Line: line(at.StartPosition()), Kind: kind, Loc: loc, Call: -1, Ctrl: l.ctrl}
 	seen := map[int]bool{}
 	for _, s := range ins {
+		if s.ctrl > nd.Ctrl {
+			nd.Ctrl = s.ctrl
+		}
 		if s.v != "" {
 			for _, fr := range l.loops {
 				fr.uses = append(fr.uses, loopUse{node: id, v: s.v, kind: s.kind})
@@ -327,7 +334,9 @@ func (l *lowering) stmts(n *sitter.Node) {
 	if n == nil {
 		return
 	}
+	saved := l.ctrl // a guard's condition holds to the end of its block
 	l.stmtsFrom(n, 0, l.gotoTargets(n))
+	l.ctrl = saved
 }
 
 // stmt lowers one statement.
@@ -374,34 +383,39 @@ func (l *lowering) stmt(n *sitter.Node) {
 		id := l.node(n, "return", dataflow.Loc{Kind: dataflow.Return}, ins)
 		l.f.Returns = append(l.f.Returns, id)
 	case "if_statement":
-		l.expr(n.ChildByFieldName("condition"))
+		c := l.cond(n, "if", l.expr(n.ChildByFieldName("condition")))
 		pre := l.copyEnv()
 		var ends []map[string][]int
-		l.stmt(n.ChildByFieldName("body"))
+		l.under(c, func() { l.stmt(n.ChildByFieldName("body")) })
 		ends = append(ends, l.env)
+		leaving := leavesBlock(n.ChildByFieldName("body"), l.src)
 		hasElse := false
 		for _, alt := range n.ChildrenByFieldName("alternative") {
 			l.env = copyOf(pre)
 			if alt.Kind() == "else_clause" {
 				hasElse = true
-				l.stmt(alt.ChildByFieldName("body"))
+				l.under(c, func() { l.stmt(alt.ChildByFieldName("body")) })
 			} else {
 				// else_if_clause: its condition runs when the earlier ones failed
-				l.expr(alt.ChildByFieldName("condition"))
+				l.under(c, func() { c = l.cond(alt, "elseif", l.expr(alt.ChildByFieldName("condition"))) })
 				pre = l.copyEnv()
-				l.stmt(alt.ChildByFieldName("body"))
+				l.under(c, func() { l.stmt(alt.ChildByFieldName("body")) })
 			}
+			leaving = leaving || leavesBlock(alt.ChildByFieldName("body"), l.src)
 			ends = append(ends, l.env)
 		}
 		if !hasElse {
 			ends = append(ends, pre)
 		}
 		l.env = merge(ends)
+		if leaving {
+			l.ctrl = c // what follows runs only as the conditions decided
+		}
 	case "while_statement", "do_statement":
 		pre := l.copyEnv()
 		l.loop(func() {
-			l.expr(n.ChildByFieldName("condition"))
-			l.stmt(n.ChildByFieldName("body"))
+			c := l.cond(n, strings.TrimSuffix(n.Kind(), "_statement"), l.expr(n.ChildByFieldName("condition")))
+			l.under(c, func() { l.stmt(n.ChildByFieldName("body")) })
 		})
 		l.env = merge([]map[string][]int{pre, l.env})
 	case "for_statement":
@@ -410,21 +424,26 @@ func (l *lowering) stmt(n *sitter.Node) {
 		}
 		pre := l.copyEnv()
 		l.loop(func() {
+			var ins []src
 			for _, c := range n.ChildrenByFieldName("condition") {
-				l.expr(c)
+				ins = append(ins, withKind(l.expr(c), dataflow.Operand)...)
 			}
-			for _, c := range n.ChildrenByFieldName("body") {
-				l.stmt(c)
-			}
-			for _, c := range n.ChildrenByFieldName("update") {
-				l.expr(c)
-			}
+			l.under(l.cond(n, "for", ins), func() {
+				for _, c := range n.ChildrenByFieldName("body") {
+					l.stmt(c)
+				}
+				for _, c := range n.ChildrenByFieldName("update") {
+					l.expr(c)
+				}
+			})
 		})
 		l.env = merge([]map[string][]int{pre, l.env})
 	case "foreach_statement":
 		l.foreach(n)
 	case "switch_statement":
-		l.expr(n.ChildByFieldName("condition"))
+		subject := l.expr(n.ChildByFieldName("condition"))
+		sw := l.cond(n, "switch", subject)
+		saved := l.ctrl
 		pre := l.copyEnv()
 		ends := []map[string][]int{pre}
 		if body := n.ChildByFieldName("body"); body != nil {
@@ -433,10 +452,12 @@ func (l *lowering) stmt(n *sitter.Node) {
 			for i := uint(0); i < body.NamedChildCount(); i++ {
 				c := body.NamedChild(i)
 				l.env = merge([]map[string][]int{pre, l.env})
+				l.ctrl = sw
 				for j := uint(0); j < c.NamedChildCount(); j++ {
 					k := c.NamedChild(j)
 					if k.FieldName() == "value" {
-						l.expr(k)
+						ins := append(append([]src(nil), subject...), withKind(l.expr(k), dataflow.Operand)...)
+						l.ctrl = l.cond(c, "case", ins)
 						continue
 					}
 					l.stmt(k)
@@ -444,6 +465,7 @@ func (l *lowering) stmt(n *sitter.Node) {
 				ends = append(ends, l.env)
 			}
 		}
+		l.ctrl = saved
 		l.env = merge(ends)
 	case "try_statement":
 		endReplace := l.replaceReturns(n)
@@ -573,12 +595,12 @@ func (l *lowering) loop(body func()) {
 	body()
 	l.loops = l.loops[:len(l.loops)-1]
 	for _, u := range fr.uses {
-		nd := &l.f.Nodes[u.node]
+		in := l.condIn(u.node)
 		for _, d := range l.env[u.v] {
-			if d < fr.first || d == u.node || hasIn(nd, d) {
+			if d < fr.first || d == u.node || inHas(*in, d) {
 				continue
 			}
-			nd.In = append(nd.In, dataflow.In{From: d, Kind: u.kind})
+			*in = append(*in, dataflow.In{From: d, Kind: u.kind})
 		}
 	}
 	// an outer loop sees these uses too
@@ -587,8 +609,10 @@ func (l *lowering) loop(body func()) {
 	}
 }
 
-func hasIn(n *dataflow.Node, from int) bool {
-	for _, in := range n.In {
+func hasIn(n *dataflow.Node, from int) bool { return inHas(n.In, from) }
+
+func inHas(ins []dataflow.In, from int) bool {
+	for _, in := range ins {
 		if in.From == from {
 			return true
 		}
@@ -619,6 +643,9 @@ func (l *lowering) foreach(n *sitter.Node) {
 	l.refForeach(coll, target)
 	pre := l.copyEnv()
 	l.loop(func() {
+		saved := l.ctrl
+		l.ctrl = l.cond(n, "foreach", withKind(from, dataflow.Operand))
+		defer func() { l.ctrl = saved }()
 		if target != nil {
 			if target.Kind() == "pair" && target.NamedChildCount() == 2 {
 				l.assignTo(target.NamedChild(0), from, "foreach")

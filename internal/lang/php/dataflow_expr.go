@@ -265,15 +265,7 @@ func (l *lowering) expr(n *sitter.Node) []src {
 	case "unary_op_expression":
 		return withKind(l.children(n), dataflow.Operand)
 	case "conditional_expression":
-		cond := l.expr(n.ChildByFieldName("condition"))
-		body := n.ChildByFieldName("body")
-		var out []src
-		if body == nil {
-			out = withKind(cond, dataflow.Assign) // $a ?: $b
-		} else {
-			out = withKind(l.expr(body), dataflow.Assign)
-		}
-		return append(out, withKind(l.expr(n.ChildByFieldName("alternative")), dataflow.Assign)...)
+		return l.ternary(n)
 	case "encapsed_string", "heredoc", "heredoc_body", "shell_command_expression":
 		ins := withKind(l.children(n), dataflow.Concat)
 		if n.Kind() == "shell_command_expression" {
@@ -344,18 +336,7 @@ func (l *lowering) expr(n *sitter.Node) []src {
 	case "arrow_function":
 		return l.closureValue(n, false)
 	case "match_expression":
-		l.expr(n.ChildByFieldName("condition"))
-		var out []src
-		if body := n.ChildByFieldName("body"); body != nil {
-			for i := uint(0); i < body.NamedChildCount(); i++ {
-				arm := body.NamedChild(i)
-				if cs := arm.ChildByFieldName("conditional_expressions"); cs != nil {
-					l.children(cs)
-				}
-				out = append(out, withKind(l.expr(arm.ChildByFieldName("return_expression")), dataflow.Assign)...)
-			}
-		}
-		return out
+		return l.matchExpr(n)
 	case "array_creation_expression":
 		var out []src
 		for i := uint(0); i < n.NamedChildCount(); i++ {

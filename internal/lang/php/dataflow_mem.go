@@ -60,7 +60,7 @@ func (l *lowering) aliasWrite(v string, id int) {
 // nodeAtLine adds a node made of other nodes (no variable read).
 func (l *lowering) nodeAtLine(line int, kind string, loc dataflow.Loc, ins []dataflow.In) int {
 	id := len(l.f.Nodes)
-	l.f.Nodes = append(l.f.Nodes, dataflow.Node{Line: line, Kind: kind, Loc: loc, In: ins, Call: -1})
+	l.f.Nodes = append(l.f.Nodes, dataflow.Node{Line: line, Kind: kind, Loc: loc, In: ins, Call: -1, Ctrl: l.ctrl})
 	return id
 }
 

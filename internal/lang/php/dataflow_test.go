@@ -297,3 +297,51 @@ class B { function __ISSET($n) {} }
 		}
 	}
 }
+
+// TestDataflowControlDependence: every node records the innermost condition
+// it runs under and every condition its own and what it reads
+// (Func.DumpCtrl): nested ifs, an elseif chain, a guard that returns
+// (what follows is under it), loops with their back edge, a ternary's value,
+// match arms and switch cases.
+func TestDataflowControlDependence(t *testing.T) {
+	fs := lowerSrc(t, `<?php
+function f($a, $b, $xs) {
+    if (!$a) {
+        return null;
+    }
+    $r = 1;
+    if ($b > 2) {
+        $r = $a;
+    } elseif ($b) {
+        $r = 2;
+    } else {
+        $r = 3;
+    }
+    while ($r < 10) { $r = $r + $b; }
+    foreach ($xs as $x) { $s = $x; }
+    $t = $b ? $a : 0;
+    $m = match ($a) { 1 => $b, default => 0 };
+    switch ($b) { case 1: $u = 1; break; default: $u = 2; }
+    return $r;
+}`)
+	got := fs[1].DumpCtrl()
+	for _, w := range []string{
+		"c1 L3 if <- 0:operand", "c2 L7 if under c1 <- 1:operand", "c3 L9 elseif under c2 <- 1:assign",
+		"c4 L14 while under c1 <- 5:operand 6:operand 7:operand 8:operand", "c5 L15 foreach under c1 <- 2:operand",
+		"c6 L16 ?: under c1 <- 1:assign", "c7 L17 match under c1 <- 0:assign", "c8 L17 match arm under c7 <- 0:assign",
+		"c10 L18 switch under c1 <- 1:assign", "c11 L18 case under c10 <- 1:assign",
+		"n3 c1", "n4 c1", "n5 c2", "n6 c3", "n7 c3", "n8 c4", "n9 c5", "n10 c5", "n11 c6", "n12 c8", "n13 c11", "n14 c10", "n15 c1",
+	} {
+		if !strings.Contains(got, w+"\n") {
+			t.Errorf("missing %q in\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "n0 ") || strings.Contains(got, "n2 ") {
+		t.Errorf("a parameter under a condition:\n%s", got)
+	}
+	// a function without conditions has none
+	fs = lowerSrc(t, "<?php\nfunction g($a) { $b = $a; return $b; }\n")
+	if len(fs[1].Conds) != 0 || fs[1].DumpCtrl() != "" {
+		t.Errorf("conditions in straight-line code: %q", fs[1].DumpCtrl())
+	}
+}
