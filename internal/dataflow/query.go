@@ -138,9 +138,6 @@ type state struct {
 	cs     [2]frame
 	ncs    int
 	crossd int // functions crossed so far; not a distinct state by itself
-	// san: a sanitizer is on the path here (Flow only: it searches the
-	// paths without one first)
-	san bool
 	// back: walked backwards in a forward slice, from a condition a
 	// reached statement runs under (control.go)
 	back bool
@@ -817,50 +814,34 @@ func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, 
 		root bool
 	}
 	parent := map[state]back{}
-	// queues[0] holds states reached without a sanitizer, queues[1] those
-	// behind one: the search takes the first empty before the second, so
-	// a path that passes no sanitizer is found whenever one exists (the
-	// value reaches the sink as it came) and a sanitized one only
-	// otherwise; a state reached clean is not walked again sanitized.
-	var queues, deferred [2][]state
+	var queue []state
 	for _, p := range start {
 		w.funcs[p.Func.ID] = p.Func
 		s := state{fn: p.Func.ID, node: p.Node}
 		if _, ok := parent[s]; !ok {
 			parent[s] = back{root: true}
-			queues[0] = append(queues[0], s)
+			queue = append(queue, s)
 		}
 	}
 	res := &FlowResult{}
 	var end *state
 	fnSeen := map[string]bool{}
-	pending := func() bool {
-		return len(queues[0])+len(queues[1])+len(deferred[0])+len(deferred[1]) > 0
-	}
-	// global moves wait until the rest of their tier is searched
-	// (globals.go): their scope is wide, and most paths need none
-	for pending() && end == nil && !w.stopped {
+	// global moves wait until the rest is searched (globals.go): their
+	// scope is wide, and most paths need none
+	var deferred []state
+	for (len(queue) > 0 || len(deferred) > 0) && end == nil && !w.stopped {
 		var s state
 		var es []edge
-		tier := 0
-		if len(queues[0]) == 0 && len(deferred[0]) == 0 {
-			tier = 1
-		}
-		if len(queues[tier]) == 0 {
-			s, deferred[tier] = deferred[tier][0], deferred[tier][1:]
+		if len(queue) == 0 {
+			s, deferred = deferred[0], deferred[1:]
 			f := w.fn(s.fn)
 			if f == nil {
 				continue
 			}
 			es = w.globalMoves(f, s, forward)
 		} else {
-			s, queues[tier] = queues[tier][0], queues[tier][1:]
-			if clean := s.key(); s.san {
-				clean.san = false
-				if _, ok := parent[clean]; ok {
-					continue // walked without a sanitizer already
-				}
-			}
+			s = queue[0]
+			queue = queue[1:]
 			f := w.fn(s.fn)
 			if f == nil {
 				continue
@@ -879,31 +860,19 @@ func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, 
 				es = w.backward(s)
 			}
 			if w.hasGlobal(f, s, forward) {
-				deferred[tier] = append(deferred[tier], s)
+				deferred = append(deferred, s)
 			}
 		}
 		for _, e := range es {
-			e.to.san = s.san || e.kind == Sanitize
 			k := e.to.key()
 			if _, ok := parent[k]; ok {
 				continue
-			}
-			if k.san {
-				clean := k
-				clean.san = false
-				if _, ok := parent[clean]; ok {
-					continue
-				}
 			}
 			if !w.tick() {
 				break
 			}
 			parent[k] = back{prev: s.key(), e: e}
-			t := 0
-			if e.to.san {
-				t = 1
-			}
-			queues[t] = append(queues[t], e.to)
+			queue = append(queue, e.to)
 		}
 	}
 	if w.err != nil {

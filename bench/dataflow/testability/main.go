@@ -3,8 +3,7 @@
 // every PHP pattern instance is indexed on its own and asked for a flow from
 // its expected source line to its expected sink line. It prints the share of
 // expected flows found, the share of listed non-flows reported (a path
-// that passes a sanitizer is not a report: the engine returns one only when
-// no path without a sanitizer exists), the steps
+// answered through a sanitizer is counted apart, not as a report), the steps
 // whose path:line is not a line of the instance, and one row per miss with
 // the cut points that explain it. The suite is read from a checkout and
 // never copied into this repository.
@@ -206,8 +205,8 @@ func report(outs []outcome, misses bool) {
 			}
 		} else {
 			nonflows++
-			// the engine returns a path without a sanitizer whenever one
-			// exists: a non-flow found only through one is not reported
+			// a non-flow whose answered path passes a sanitizer is no
+			// report of a vulnerability; it is counted apart
 			if o.found && o.sanitized {
 				reportedSan++
 				if misses {
