@@ -1,16 +1,34 @@
 // This file moves a query across by-reference parameters: the value a
 // callee leaves in one (a RefOut node, lowered at each of its exits)
 // becomes the caller's variable after the call (the RefArg node the caller
-// made for that argument), forwards and backwards. query.go calls it.
+// made for that argument), forwards and backwards; and likewise what a
+// callee throws (Throw) becomes what its call raised in a try block
+// (Thrown). query.go calls it.
 
 package dataflow
 
-// refArgs returns the RefArg nodes of call c of g for argument index i.
-func refArgs(g *Func, c, i int) []int {
+// callerSide is the node kind in a caller a callee's node of kind k
+// reaches (RefOut -> RefArg, Throw -> Thrown), and calleeSide the reverse.
+func callerSide(k string) string {
+	if k == Throw {
+		return Thrown
+	}
+	return RefArg
+}
+
+func calleeSide(k string) string {
+	if k == Thrown {
+		return Throw
+	}
+	return RefOut
+}
+
+// refArgs returns the nodes of kind kind of call c of g for index i.
+func refArgs(g *Func, c, i int, kind string) []int {
 	var out []int
 	for j := range g.Nodes {
 		m := &g.Nodes[j]
-		if m.Kind == RefArg && m.Call == c && m.Loc.Index == i {
+		if m.Kind == kind && m.Call == c && m.Loc.Index == i {
 			out = append(out, j)
 		}
 	}
@@ -23,7 +41,7 @@ func (w *walker) refOutMoves(f *Func, n *Node, s state) []edge {
 	var out []edge
 	if rest, fr, ok := s.pop(); ok {
 		if g := w.fn(fr.fn); g != nil {
-			for _, j := range refArgs(g, fr.call, n.Loc.Index) {
+			for _, j := range refArgs(g, fr.call, n.Loc.Index, callerSide(n.Kind)) {
 				to := rest
 				to.fn, to.node = g.ID, j
 				out = append(out, edge{to: to, kind: Ret, via: linkVia(g, fr.call, f.ID), confidence: 1})
@@ -42,7 +60,7 @@ func (w *walker) refOutMoves(f *Func, n *Node, s state) []edge {
 		}
 		d, conf := derivedLink(l)
 		for _, c := range sitesOf(g, l) {
-			for _, j := range refArgs(g, c, n.Loc.Index) {
+			for _, j := range refArgs(g, c, n.Loc.Index, callerSide(n.Kind)) {
 				to := state{fn: g.ID, node: j, crossd: s.crossd + 1}
 				out = append(out, edge{to: to, kind: Ret, via: linkVia(g, c, f.ID), derived: d, confidence: conf})
 			}
@@ -67,7 +85,7 @@ func (w *walker) refArgMoves(f *Func, n *Node, s state) []edge {
 		d, conf := derivedLink(l)
 		for j := range g.Nodes {
 			m := &g.Nodes[j]
-			if m.Kind != RefOut || m.Loc.Index != n.Loc.Index {
+			if m.Kind != calleeSide(n.Kind) || m.Loc.Index != n.Loc.Index {
 				continue
 			}
 			to := s.push(frame{fn: f.ID, call: n.Call})

@@ -12,7 +12,7 @@ import (
 )
 
 // codecVersion is the first byte of every encoding; Decode refuses others.
-const codecVersion = 5
+const codecVersion = 6
 
 // ErrCodec is returned for bytes that are not an encoding of this version.
 var ErrCodec = errors.New("dataflow: not an IR encoding of this version")

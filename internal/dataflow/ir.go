@@ -352,3 +352,11 @@ func (f *Func) DumpCtrl() string {
 	}
 	return b.String()
 }
+
+// Node kinds of exceptions, moved like RefOut and RefArg: a Throw node is
+// what `throw` raises in a function; a Thrown node is what the callee of a
+// call made inside a try block with a catch may raise out of it (its Call).
+const (
+	Throw  = "throw"
+	Thrown = "thrown"
+)

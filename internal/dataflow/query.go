@@ -381,7 +381,7 @@ func (w *walker) forward(s state) []edge {
 			}
 		}
 	}
-	if n.Kind == RefOut {
+	if n.Kind == RefOut || n.Kind == Throw {
 		out = append(out, w.refOutMoves(f, n, s)...)
 	}
 	if n.Kind == "output" && (strings.HasPrefix(n.Loc.Name, "include") || strings.HasPrefix(n.Loc.Name, "require")) && !w.includeFollowed(f.Path, n.Line) {
@@ -572,7 +572,7 @@ func (w *walker) backward(s state) []edge {
 		out = append(out, w.magicAccessMoves(f, n, s, false)...)
 	}
 	out = append(out, w.magicAccessSites(f, n, s, false)...)
-	if n.Kind == RefArg && n.Call >= 0 {
+	if (n.Kind == RefArg || n.Kind == Thrown) && n.Call >= 0 {
 		out = append(out, w.refArgMoves(f, n, s)...)
 	}
 	for _, in := range n.In {

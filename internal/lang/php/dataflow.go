@@ -132,6 +132,7 @@ type lowering struct {
 	fx        effects // output buffering, the last error (dataflow_effects.go)
 	// closures (dataflow_callback.go): each closure value's parameters and
 	// returns; the returns and parameters of the closure being lowered
+	tries   [][]int // per enclosing try with a catch: its throw and thrown nodes (dataflow_throw.go)
 	cls     map[int]*closureInfo
 	crets   []int
 	cparams []int
@@ -470,7 +471,9 @@ func (l *lowering) stmt(n *sitter.Node) {
 	case "try_statement":
 		endReplace := l.replaceReturns(n)
 		pre := l.copyEnv()
+		endTry := l.enterTry(n)
 		l.stmt(n.ChildByFieldName("body"))
+		thrown := endTry()
 		ends := []map[string][]int{l.env}
 		after := merge([]map[string][]int{pre, l.env})
 		for i := uint(0); i < n.NamedChildCount(); i++ {
@@ -479,7 +482,7 @@ func (l *lowering) stmt(n *sitter.Node) {
 			case "catch_clause":
 				l.env = copyOf(after)
 				if nm := c.ChildByFieldName("name"); nm != nil {
-					l.define(varName(l.text(nm)), l.node(nm, "assign", dataflow.Loc{Kind: dataflow.Local, Name: varName(l.text(nm))}, nil), false)
+					l.define(varName(l.text(nm)), l.node(nm, "assign", dataflow.Loc{Kind: dataflow.Local, Name: varName(l.text(nm))}, caught(thrown)), false)
 				}
 				l.stmt(c.ChildByFieldName("body"))
 				ends = append(ends, l.env)

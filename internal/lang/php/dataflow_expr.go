@@ -331,6 +331,8 @@ func (l *lowering) expr(n *sitter.Node) []src {
 		return nil
 	case "yield_expression":
 		return l.yield(n)
+	case "throw_expression":
+		return l.throw(n)
 	case "anonymous_function":
 		return l.closureValue(n, true)
 	case "arrow_function":
@@ -552,6 +554,7 @@ func (l *lowering) call(n *sitter.Node) []src {
 			l.callbackCall(ci, c.Name, argNodes)
 		}
 		l.refArgs(ci, c.Name, argNodes, c.Line)
+		l.thrownBy(ci, c.Line)
 	} else if len(fnVals) > 0 {
 		l.closureCall(ci, fnVals)
 	}

@@ -168,6 +168,10 @@ function f($in) {
     $o = ob_get_clean();
     yield $o;
 }`, []string{"f", "3 L5 call ob_get_clean() <- 2:concat", "5 L6 return return <- 4:assign"}},
+		{"a catch takes what its try block throws and what its calls may throw", `<?php
+function f($in) {
+    try { g($in); throw new E($in); } catch (E $e) { return $e; }
+}`, []string{"f", "3 L3 thrown return", "6 L3 thrown return", "7 L3 throw return <- 5:assign", "8 L3 assign $e <- 3:assign 6:assign 7:assign"}},
 		{"a goto back to a label is a loop", `<?php
 function f($in) {
     $b = 'x';

@@ -28,3 +28,11 @@ function vvar($name) {
     $$name = $_GET['w'];
     echo $other;
 }
+function check($v) {
+    throw new InvalidArgumentException("bad " . $v);
+}
+try {
+    check($_GET['e']);
+} catch (InvalidArgumentException $ex) {
+    echo $ex->getMessage();
+}
