@@ -14,7 +14,7 @@
 // counted apart. The suite is read from a checkout and never copied into this
 // repository.
 //
-//	go run ./bench/dataflow/psalm --suite /tmp/psalm [--misses]
+//	go run ./bench/dataflow/psalm --suite /tmp/psalm [--misses] [--only NAME]
 package main
 
 import (
@@ -73,6 +73,7 @@ const file = "somefile.php"
 func main() {
 	dir := flag.String("suite", "/tmp/psalm", "a checkout of vimeo/psalm")
 	misses := flag.Bool("misses", false, "print every miss and false report")
+	only := flag.String("only", "", "run only the snippets whose name contains this")
 	flag.Parse()
 	snips, err := load(filepath.Join(*dir, "tests", "TaintTest.php"))
 	if err != nil {
@@ -86,6 +87,9 @@ func main() {
 	}
 	var outs []outcome
 	for _, s := range snips {
+		if !strings.Contains(s.name, *only) {
+			continue
+		}
 		if s.skipped {
 			outs = append(outs, outcome{s: s})
 			continue
