@@ -45,7 +45,7 @@ const (
 	minDocFreq  = 2     // a word in one document only says nothing about others
 	window      = 4     // words either side that co-occur in the sequence
 	maxDocWords = 200   // a long docblock adds little beyond its start
-	oversample  = 10
+	oversample  = 4     // 0, 2, 4, 6 and 10 differ by noise on the judged queries; fewer cost less
 	powerIters  = 2
 	seed        = 0x7261677261660001
 )
@@ -292,11 +292,11 @@ func removeCommon(v *lexvec.Vectors, sums []float64) []float64 {
 // maxVocab most frequent, sorted, with their document frequencies.
 func vocabulary(docs []doc) ([]string, []int) {
 	count := map[string]int{}
-	for _, d := range docs {
-		seen := map[string]bool{}
+	last := map[string]int{} // the last document (from 1) that counted a word
+	for di, d := range docs {
 		for _, w := range d.words {
-			if !seen[w] {
-				seen[w] = true
+			if last[w] != di+1 {
+				last[w] = di + 1
 				count[w]++
 			}
 		}
@@ -529,10 +529,11 @@ func (m *sparse) byDensity(n int) ([]int, *sparse) {
 	return pos, out
 }
 
-// mulDense returns m·x for x with n rows of l columns (row-major); rows are
-// split between two goroutines, each row summed in column order.
-func (m *sparse) mulDense(x []float64, n, l int) []float64 {
-	y := make([]float64, n*l)
+// mulDense writes m·x into y, for x and y with n rows of l columns
+// (row-major); rows are split between two goroutines, each row summed in
+// column order.
+func (m *sparse) mulDense(x, y []float64, n, l int) {
+	clear(y)
 	var wg sync.WaitGroup
 	parts := 2
 	for p := 0; p < parts; p++ {
@@ -549,7 +550,6 @@ func (m *sparse) mulDense(x []float64, n, l int) []float64 {
 		}(n*p/parts, n*(p+1)/parts)
 	}
 	wg.Wait()
-	return y
 }
 
 // axpy adds a·x to y (len(x) >= len(y)), four lanes at a time.
@@ -589,9 +589,9 @@ func dot64(x, y []float64) float64 {
 // orthonormal (modified Gram-Schmidt, passes times: twice gives the
 // orthogonality of the final basis, once is enough between power
 // iterations, whose next product mixes the columns anyway; on a transposed
-// copy so every column is contiguous); a column that vanishes becomes zero.
-func orthonormalise(x []float64, n, l, passes int) {
-	t := make([]float64, n*l)
+// copy in t, of x's size, so every column is contiguous); a column that
+// vanishes becomes zero.
+func orthonormalise(x, t []float64, n, l, passes int) {
 	for i := 0; i < n; i++ {
 		for c := 0; c < l; c++ {
 			t[c*n+i] = x[i*l+c]
@@ -638,18 +638,22 @@ func reduce(m *sparse, n int) []float32 {
 	for i := 0; i < n; i++ {
 		copy(q[pos[i]*l:(pos[i]+1)*l], q0[i*l:(i+1)*l])
 	}
-	q = m.mulDense(q, n, l)
-	orthonormalise(q, n, l, 1)
+	y, scratch := make([]float64, n*l), make([]float64, n*l)
+	m.mulDense(q, y, n, l)
+	q, y = y, q
+	orthonormalise(q, scratch, n, l, 1)
 	for it := 0; it < powerIters; it++ {
-		q = m.mulDense(q, n, l)
+		m.mulDense(q, y, n, l)
+		q, y = y, q
 		passes := 1
 		if it == powerIters-1 {
 			passes = 2
 		}
-		orthonormalise(q, n, l, passes)
+		orthonormalise(q, scratch, n, l, passes)
 	}
 	// t = qᵀ m q, l×l symmetric: the upper triangle, mirrored
-	mq := m.mulDense(q, n, l)
+	mq := y
+	m.mulDense(q, mq, n, l)
 	t := make([]float64, l*l)
 	for i := 0; i < n; i++ {
 		qi, mi := q[i*l:(i+1)*l], mq[i*l:(i+1)*l]

@@ -193,7 +193,7 @@ func TestStaticModelOrthonormalise(t *testing.T) {
 		for i := range x {
 			x[i] = rng.NormFloat64() + 3 // far from orthogonal
 		}
-		orthonormalise(x, n, l, passes)
+		orthonormalise(x, make([]float64, n*l), n, l, passes)
 		for a := 0; a < l; a++ {
 			for b := 0; b < l; b++ {
 				var d float64
