@@ -381,6 +381,7 @@ func (w *walker) forward(s state) []edge {
 			}
 		}
 	}
+	w.sessionCut(f, n, true)
 	if n.Kind == RefOut || n.Kind == Throw {
 		out = append(out, w.refOutMoves(f, n, s)...)
 	}
@@ -572,6 +573,7 @@ func (w *walker) backward(s state) []edge {
 		out = append(out, w.magicAccessMoves(f, n, s, false)...)
 	}
 	out = append(out, w.magicAccessSites(f, n, s, false)...)
+	w.sessionCut(f, n, false)
 	if (n.Kind == RefArg || n.Kind == Thrown) && n.Call >= 0 {
 		out = append(out, w.refArgMoves(f, n, s)...)
 	}

@@ -36,3 +36,6 @@ try {
 } catch (InvalidArgumentException $ex) {
     echo $ex->getMessage();
 }
+function remember() {
+    $_SESSION['u'] = $_GET['u'];
+}
