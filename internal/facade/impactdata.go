@@ -133,28 +133,6 @@ func (o *dataOrigin) add(p dataflow.Point, edges []string) {
 	o.edges = append(o.edges, edges)
 }
 
-// receiverReads adds, as reads, the values of the method calls made on a
-// start node ($order->status() for a changed $order). The engine follows a
-// call it resolves into the callee through the arguments only, so the part
-// the receiver plays in the call's value would be lost; read here as a
-// library call's value (its receiver flows into it), the walk goes on from
-// there.
-func (o *dataOrigin) receiverReads() {
-	for i := 0; i < len(o.start); i++ {
-		p, f := o.start[i], o.start[i].Func
-		for _, j := range f.Out(p.Node) {
-			m := &f.Nodes[j]
-			if m.Kind != "call" || m.Call < 0 || slices.Contains(f.Calls[m.Call].Args, p.Node) {
-				continue
-			}
-			if !slices.ContainsFunc(m.In, func(in dataflow.In) bool { return in.From == p.Node && in.Kind == dataflow.CallEdge }) {
-				continue
-			}
-			o.add(dataflow.Point{Func: f, Node: j}, append(slices.Clip(o.edges[i]), string(dataflow.CallEdge)))
-		}
-	}
-}
-
 // dataTarget is what the data block starts from: a definition (Symbol), or
 // a line of path when line > 0.
 type dataTarget struct {
@@ -224,7 +202,6 @@ func (s *Service) impactData(ctx context.Context, snap *snapshot, t dataTarget, 
 		for len(o.edges) < len(o.start) {
 			o.edges = append(o.edges, nil)
 		}
-		o.receiverReads()
 		left := time.Until(deadline).Milliseconds()
 		if left < 1 {
 			out.Truncated = true
