@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ragraf/ragraf/internal/config"
+	"github.com/ragraf/ragraf/internal/dataflow"
 	"github.com/ragraf/ragraf/internal/rev"
 )
 
@@ -106,5 +108,25 @@ func TestFT43_BrokenProjectYAMLRefusesDataflow(t *testing.T) {
 	_, err := s.Call(context.Background(), "flow", raw)
 	if e := AsError(err); err == nil || e.Code != ErrBadInput || !strings.Contains(e.Message, "project.yaml") || !strings.Contains(e.Message, "not both") {
 		t.Fatalf("flow under a broken project.yaml: %v", err)
+	}
+}
+
+// TestFT43_FlowSchemaNamesEveryModel: the flow tool's argument hints name
+// every shipped source and sink model, so an agent reading tools/list knows
+// them all.
+func TestFT43_FlowSchemaNamesEveryModel(t *testing.T) {
+	m, err := dataflow.DefaultModels()
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeOf(FlowArgs{})
+	for field, names := range map[string][]string{"From": m.SourceNames(), "To": m.SinkNames()} {
+		f, _ := typ.FieldByName(field)
+		hint := f.Tag.Get("jsonschema")
+		for _, n := range names {
+			if !strings.Contains(hint, n) {
+				t.Errorf("flow's %s hint %q does not name model %s", field, hint, n)
+			}
+		}
 	}
 }

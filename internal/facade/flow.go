@@ -578,9 +578,9 @@ func stepPaths(ss []DataStep) []string {
 
 // FlowArgs names both ends of a flow.
 type FlowArgs struct {
-	From         string `json:"from" jsonschema:"id, path:line or source:http_input"`
+	From         string `json:"from" jsonschema:"id, path:line or source:NAME (http_input or the project's dataflow.models)"`
 	FromVariable string `json:"from_variable,omitempty"`
-	To           string `json:"to" jsonschema:"id, path:line or sink:sql|output|shell|include|unserialize|file"`
+	To           string `json:"to" jsonschema:"id, path:line or sink:sql|output|shell|include|unserialize|file|code|ldap|xpath (or the project's)"`
 	ToVariable   string `json:"to_variable,omitempty"`
 	Depth        int    `json:"depth,omitempty" jsonschema:"0-5, default 2"`
 	DataBudget
