@@ -40,7 +40,7 @@ func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a machine-readable summary")
 	cmd.Flags().IntVarP(&opts.Parallelism, "jobs", "j", 0, "extraction workers (default: number of CPUs)")
-	cmd.Flags().BoolVar(&opts.NoEmbed, "no-embed", false, "do not run the sentence model: only vectors already in the vector cache")
+	cmd.Flags().BoolVar(&opts.NoEmbed, "no-embed", false, "do not run the embedding model: only vectors already in the vector cache (none for static:project, which is not trained)")
 	cmd.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the build to this file")
 	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile (allocations of the whole build) to this file")
 	return cmd

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,10 @@ func TestSimilarAndSemanticSearchThroughTheBinary(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &env); err != nil || env.Result.Mode != "semantic" {
 		t.Fatalf("semantic search: %v %s", err, r.stdout)
+	}
+	// --no-embed skips the static model's training: no vectors, and why
+	s := indexJSON(t, root, nil, "--no-embed")
+	if c := s.Capability; c.Vectors || !strings.Contains(c.Reason, "--no-embed") {
+		t.Fatalf("static model with --no-embed: %+v", c)
 	}
 }

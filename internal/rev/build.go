@@ -66,7 +66,8 @@ type Options struct {
 	// Crash tests kill the process there.
 	Hook func(stage string)
 	// NoEmbed skips running the sentence model (`index --no-embed`): the
-	// revision gets only the vectors the vector cache already has.
+	// revision gets only the vectors the vector cache already has (none
+	// for the static model, which is then not trained).
 	NoEmbed bool
 	// EmbedProgress, when set, is called as texts are embedded.
 	EmbedProgress func(done, total int)

@@ -9,7 +9,8 @@
 // only what changed, and an interrupted build resumes where it stopped.
 // With --no-embed, or when the model cannot run (no ONNX Runtime), the
 // revision gets the vectors the cache already has: capability vectors is
-// then partial (vectors_done < 1) or false, with the reason.
+// then partial (vectors_done < 1) or false, with the reason; the static
+// model is not trained at all with --no-embed.
 
 package rev
 
@@ -118,6 +119,11 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 	case "":
 		return nil, nil
 	case config.StaticModel:
+		if b.opts.NoEmbed {
+			// training is the embedding step of the static model
+			b.cap = Capability{Reason: vectorReasonMark + "embedding skipped (--no-embed): the static model was not trained"}
+			return nil, nil
+		}
 		return embed.Train(nodes, chunks), nil
 	}
 	log := b.opts.Logger
