@@ -422,22 +422,23 @@ func (w *walker) forward(s state) []edge {
 	return out
 }
 
-// receiverConfidence is a slice's confidence that a method's value depends
-// on the object it is called on.
+// receiverConfidence is the confidence that a method's value depends on the
+// object it is called on.
 const receiverConfidence = 0.7
 
-// receiverEdge is, for a forward slice, the step from the value a method is
-// called on (node from of f) to the value of call c, which the walk
-// resolved into its callee: the callee reads its object through $this,
-// which the walk does not follow, so without this step a slice would lose
-// every use of an object by its methods ($order->total() for $order) and
-// call itself complete. A flow keeps to the callee's body (its property
-// loads are joined by propPeers), so ok is false there, and for c's own
-// arguments, which reach the callee's parameters. Backwards the step is
-// not taken: it would pull every object's construction into a value's
-// slice (one of WordPress's fixture slices grew past 500 nodes).
+// receiverEdge is the forward step from the value a method is called on
+// (node from of f) to the value of call c, which the walk resolved into its
+// callee: the callee reads its object through $this, which the walk does
+// not follow, so without this step a slice would lose every use of an
+// object by its methods ($order->total() for $order), and a flow from
+// `return $this->inner->get($k)` would miss what the inner object holds and
+// say complete: true. ok is false for c's own arguments, which reach the
+// callee's parameters. Backwards the step is not taken: it would pull every
+// object's construction into a value's slice (one of WordPress's fixture
+// slices grew past 500 nodes); a flow backwards still meets the object's
+// state through its property stores.
 func (w *walker) receiverEdge(f *Func, from, c int, s state) (edge, bool) {
-	if w.flow || slices.Contains(f.Calls[c].Args, from) {
+	if slices.Contains(f.Calls[c].Args, from) {
 		return edge{}, false
 	}
 	return edge{to: s, kind: CallEdge, note: "receiver", derived: true, confidence: receiverConfidence}, true
