@@ -50,12 +50,8 @@ func (w *walker) refOutMoves(f *Func, n *Node, s state) []edge {
 		return out
 	}
 	for _, l := range w.callersOf(f.ID) {
-		g := w.fn(l.Caller)
+		g := w.across(l.Caller, f, n.Line, s)
 		if g == nil {
-			continue
-		}
-		if s.crossd >= w.budget.Depth {
-			w.cut(f.Path, n.Line, "depth")
 			continue
 		}
 		d, conf := derivedLink(l)
@@ -74,12 +70,8 @@ func (w *walker) refOutMoves(f *Func, n *Node, s state) []edge {
 func (w *walker) refArgMoves(f *Func, n *Node, s state) []edge {
 	var out []edge
 	for _, l := range w.targets(f, n.Call) {
-		g := w.fn(l.Callee)
+		g := w.across(l.Callee, f, n.Line, s)
 		if g == nil {
-			continue
-		}
-		if s.crossd >= w.budget.Depth {
-			w.cut(f.Path, n.Line, "depth")
 			continue
 		}
 		d, conf := derivedLink(l)

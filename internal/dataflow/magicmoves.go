@@ -68,12 +68,8 @@ func (w *walker) magicSetMoves(f *Func, n *Node, s state) []edge {
 func (w *walker) magicGetMoves(f *Func, n *Node, s state) []edge {
 	var out []edge
 	for _, l := range w.linksAt(f, n.Line, "__get") {
-		g := w.fn(l.Callee)
+		g := w.across(l.Callee, f, n.Line, s)
 		if g == nil {
-			continue
-		}
-		if s.crossd >= w.budget.Depth {
-			w.cut(f.Path, n.Line, "depth")
 			continue
 		}
 		d, conf := derivedLink(l)

@@ -238,6 +238,21 @@ func (w *walker) cut(path string, line int, reason string) {
 	w.cuts[Cut{Path: path, Line: line, Reason: reason}] = true
 }
 
+// across returns the function node id names, which a step from line of f
+// (at state s) enters, or nil: it has no IR, or entering it would pass the
+// depth budget, which is noted as a cut point.
+func (w *walker) across(id string, f *Func, line int, s state) *Func {
+	g := w.fn(id)
+	if g == nil {
+		return nil
+	}
+	if s.crossd >= w.budget.Depth {
+		w.cut(f.Path, line, "depth")
+		return nil
+	}
+	return g
+}
+
 // tick counts a state and reports whether the budget allows another.
 func (w *walker) tick() bool {
 	w.states++
@@ -362,12 +377,8 @@ func (w *walker) forward(s state) []edge {
 			}
 		} else {
 			for _, l := range w.callersOf(f.ID) {
-				g := w.fn(l.Caller)
+				g := w.across(l.Caller, f, n.Line, s)
 				if g == nil {
-					continue
-				}
-				if s.crossd >= w.budget.Depth {
-					w.cut(f.Path, n.Line, "depth")
 					continue
 				}
 				d, conf := derivedLink(l)
@@ -540,12 +551,8 @@ func (w *walker) backward(s state) []edge {
 			}
 		} else {
 			for _, l := range w.callersOf(f.ID) {
-				g := w.fn(l.Caller)
+				g := w.across(l.Caller, f, n.Line, s)
 				if g == nil {
-					continue
-				}
-				if s.crossd >= w.budget.Depth {
-					w.cut(f.Path, n.Line, "depth")
 					continue
 				}
 				d, conf := derivedLink(l)
