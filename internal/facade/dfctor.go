@@ -20,7 +20,7 @@ const maxCtorDepth = 8
 func (d *dfEnv) ctorLinks(ctx context.Context, es []fact.Edge) ([]dataflow.Link, error) {
 	var out []dataflow.Link
 	for _, e := range es {
-		ctor, err := d.ctorOf(ctx, e.To, 0)
+		ctor, err := d.ctorOf(ctx, e.To)
 		if err != nil {
 			return nil, err
 		}
@@ -33,51 +33,21 @@ func (d *dfEnv) ctorLinks(ctx context.Context, es []fact.Edge) ([]dataflow.Link,
 	return out, nil
 }
 
-// ctorOf returns the id of the constructor that `new` of class runs, or "".
-func (d *dfEnv) ctorOf(ctx context.Context, class string, depth int) (string, error) {
-	if d.ctors == nil {
-		d.ctors = map[string]string{}
-	}
+// ctorOf returns the id of the constructor that `new` of class runs
+// (declared or inherited: methodOf), or "", remembered per query.
+func (d *dfEnv) ctorOf(ctx context.Context, class string) (string, error) {
 	if c, ok := d.ctors[class]; ok {
 		return c, nil
 	}
-	d.ctors[class] = "" // a cycle in extends ends here
-	g := d.snap.graph
-	kids, err := g.EdgesFrom(ctx, class, []fact.EdgeKind{fact.Contains})
+	c, err := d.methodOf(ctx, class, "__construct", 0)
 	if err != nil {
-		return "", storeError(err)
+		return "", err
 	}
-	var ids []string
-	for _, e := range kids {
-		ids = append(ids, e.To)
+	if d.ctors == nil {
+		d.ctors = map[string]string{}
 	}
-	if len(ids) > 0 {
-		byID, err := g.NodesByID(ctx, ids)
-		if err != nil {
-			return "", storeError(err)
-		}
-		for _, id := range ids {
-			if n := byID[id]; n.Kind == fact.Method && fact.Lower(n.Name) == "__construct" {
-				d.ctors[class] = id
-				return id, nil
-			}
-		}
-	}
-	if depth >= maxCtorDepth {
-		return "", nil
-	}
-	parents, err := g.EdgesFrom(ctx, class, []fact.EdgeKind{fact.Extends})
-	if err != nil {
-		return "", storeError(err)
-	}
-	for _, p := range parents {
-		c, err := d.ctorOf(ctx, p.To, depth+1)
-		if err != nil || c != "" {
-			d.ctors[class] = c
-			return c, err
-		}
-	}
-	return "", nil
+	d.ctors[class] = c
+	return c, nil
 }
 
 // ctorCallers are the links into constructor ctor from every `new` of its
@@ -102,7 +72,7 @@ func (d *dfEnv) ctorCallers(ctx context.Context, ctor string) ([]dataflow.Link, 
 				continue
 			}
 			seen[e.From] = true
-			if c, err := d.ctorOf(ctx, e.From, 0); err != nil {
+			if c, err := d.ctorOf(ctx, e.From); err != nil {
 				return nil, err
 			} else if c == ctor {
 				classes = append(classes, e.From)

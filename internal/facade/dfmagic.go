@@ -139,7 +139,8 @@ func (d *dfEnv) methodsByClassName(ctx context.Context, name, lower string) ([]s
 }
 
 // methodOf returns the id of method lower of class, declared or inherited
-// along extends (as ctorOf does for constructors), or "".
+// along extends (at most maxCtorDepth classes up, which also ends a cycle),
+// or "".
 func (d *dfEnv) methodOf(ctx context.Context, class, lower string, depth int) (string, error) {
 	g := d.snap.graph
 	kids, err := g.EdgesFrom(ctx, class, []fact.EdgeKind{fact.Contains})
