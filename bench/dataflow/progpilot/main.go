@@ -401,20 +401,8 @@ func report(outs []outcome, misses bool) {
 		}
 		fmt.Printf("| %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", k, r.expected, r.found, r.both, r.unmapped, r.nonflows, r.withSource, r.reported, r.unsanit)
 	}
-	fmt.Printf("\nexpected flows found:  %d of %d = %.2f (with a modelled source too: %d = %.2f)\n", total.found, total.expected, ratio(total.found, total.expected), total.both, ratio(total.both, total.expected))
-	fmt.Printf("non-flows reported:    %d of %d = %.2f (no sanitizer on the path: %d = %.2f)\n", total.reported, total.nonflows, ratio(total.reported, total.nonflows), total.unsanit, ratio(total.unsanit, total.nonflows))
+	fmt.Printf("\nexpected flows found:  %d of %d = %.2f (with a modelled source too: %d = %.2f)\n", total.found, total.expected, suite.Ratio(total.found, total.expected), total.both, suite.Ratio(total.both, total.expected))
+	fmt.Printf("non-flows reported:    %d of %d = %.2f (no sanitizer on the path: %d = %.2f)\n", total.reported, total.nonflows, suite.Ratio(total.reported, total.nonflows), total.unsanit, suite.Ratio(total.unsanit, total.nonflows))
 	fmt.Printf("steps off the files' lines: %d\n", bad)
-	var keys []string
-	for k := range why {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j]
-	})
-	fmt.Println("\nmisses by what the answer says:")
-	for _, k := range keys {
-		fmt.Printf("  %4d  %s\n", why[k], k)
-	}
+	suite.PrintMisses(why)
 }
-
-func ratio(a, b int) float64 { return float64(a) / float64(max(b, 1)) }

@@ -24,7 +24,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/ragraf/ragraf/bench/dataflow/suite"
@@ -411,20 +410,8 @@ func report(outs []outcome, misses bool) {
 		}
 		fmt.Printf("| %s | %d | %d | %d | %d | %d | %d |\n", k, r.vulnerable, r.found, r.unmapped, r.safe, r.reported, r.unsanit)
 	}
-	fmt.Printf("\nvulnerable found: %d of %d = %.2f (issue types with a sink model: %d of %d = %.2f)\n", total.found, total.vulnerable, ratio(total.found, total.vulnerable), total.foundMapped, total.vulnerable-total.unmapped, ratio(total.foundMapped, total.vulnerable-total.unmapped))
-	fmt.Printf("safe reported:    %d of %d = %.2f (no sanitizer on the path: %d = %.2f)\n", total.reported, total.safe, ratio(total.reported, total.safe), total.unsanit, ratio(total.unsanit, total.safe))
+	fmt.Printf("\nvulnerable found: %d of %d = %.2f (issue types with a sink model: %d of %d = %.2f)\n", total.found, total.vulnerable, suite.Ratio(total.found, total.vulnerable), total.foundMapped, total.vulnerable-total.unmapped, suite.Ratio(total.foundMapped, total.vulnerable-total.unmapped))
+	fmt.Printf("safe reported:    %d of %d = %.2f (no sanitizer on the path: %d = %.2f)\n", total.reported, total.safe, suite.Ratio(total.reported, total.safe), total.unsanit, suite.Ratio(total.unsanit, total.safe))
 	fmt.Printf("steps off the snippet's lines: %d\n", bad)
-	var keys []string
-	for k := range why {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j]
-	})
-	fmt.Println("\nmisses by what the answer says:")
-	for _, k := range keys {
-		fmt.Printf("  %4d  %s\n", why[k], k)
-	}
+	suite.PrintMisses(why)
 }
-
-func ratio(a, b int) float64 { return float64(a) / float64(max(b, 1)) }

@@ -1,6 +1,6 @@
 // Package suite holds what the data-flow suite benchmarks share
 // (bench/dataflow/progpilot, bench/dataflow/psalm; testability keeps its
-// own copy): a temporary project indexed with the real build and asked
+// own copy of the project set-up): a temporary project indexed with the real build and asked
 // flow through the facade, the lines of a file where a source model may be
 // read, and a reader of PHP literal arrays (phplit.go) for the suites'
 // expectation files.
@@ -186,3 +186,22 @@ func SourceLines(src []byte, extra []string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// PrintMisses prints the misses counted by what their answer said, most
+// frequent first.
+func PrintMisses(why map[string]int) {
+	keys := make([]string, 0, len(why))
+	for k := range why {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j]
+	})
+	fmt.Println("\nmisses by what the answer says:")
+	for _, k := range keys {
+		fmt.Printf("  %4d  %s\n", why[k], k)
+	}
+}
+
+// Ratio is a / b, 0 when b is 0.
+func Ratio(a, b int) float64 { return float64(a) / float64(max(b, 1)) }

@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ragraf/ragraf/bench/dataflow/suite"
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/rev"
@@ -222,22 +223,12 @@ func report(outs []outcome, misses bool) {
 		}
 	}
 	fmt.Printf("\ninstances %d (errors %d)\n", len(outs), errs)
-	fmt.Printf("expected flows found: %d of %d = %.2f\n", found, flows, float64(found)/float64(max(flows, 1)))
+	fmt.Printf("expected flows found: %d of %d = %.2f\n", found, flows, suite.Ratio(found, flows))
 	fmt.Printf("  of them only through a sanitizer: %d\n", foundSan)
-	fmt.Printf("non-flows reported:   %d of %d = %.2f\n", reported, nonflows, float64(reported)/float64(max(nonflows, 1)))
+	fmt.Printf("non-flows reported:   %d of %d = %.2f\n", reported, nonflows, suite.Ratio(reported, nonflows))
 	fmt.Printf("  found only through a sanitizer (not reported): %d\n", reportedSan)
 	fmt.Printf("answers with a step off the instance's lines: %d\n", bad)
-	var keys []string
-	for k := range why {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j]
-	})
-	fmt.Println("\nmisses by what the answer says:")
-	for _, k := range keys {
-		fmt.Printf("  %3d  %s\n", why[k], k)
-	}
+	suite.PrintMisses(why)
 }
 
 // reason summarises why a flow was not found: no node at an end, or the
