@@ -22,6 +22,7 @@
 package embed
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -32,6 +33,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
+	"github.com/ragraf/ragraf/internal/store/rowhash"
 )
 
 // ModelID names the model in capability and in lexvec.sqlite's meta.
@@ -49,6 +51,15 @@ const (
 	powerIters  = 2
 	seed        = 0x7261677261660001
 )
+
+// Settings fingerprints what a trained model depends on besides the
+// content: the model, its constants and trainVersion. A revision's model is
+// reused by the next only under the same settings (internal/rev).
+var Settings = fmt.Sprintf("%s dim=%d vocab=%d mindf=%d window=%d docwords=%d oversample=%d power=%d seed=%x prior=%d v%d",
+	ModelID, Dim, maxVocab, minDocFreq, window, maxDocWords, oversample, powerIters, uint64(seed), lengthPrior, trainVersion)
+
+// trainVersion changes whenever training changes what it computes.
+const trainVersion = 1
 
 // stopwords are English words too common to mean anything here.
 var stopwords = map[string]bool{}
@@ -189,7 +200,42 @@ func documents(nodes []fact.Node, chunks []fact.TextChunk) []doc {
 // Train builds the model and the symbol vectors of a revision's content. It
 // returns nil when the content has too few words to train on.
 func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
-	docs := documents(nodes, chunks)
+	return NewCorpus(nodes, chunks).Train()
+}
+
+// Corpus is a revision's symbols as the model reads them: one document
+// each, sorted by id.
+type Corpus struct {
+	docs []doc
+}
+
+// NewCorpus builds the documents of a revision's content.
+func NewCorpus(nodes []fact.Node, chunks []fact.TextChunk) *Corpus {
+	return &Corpus{docs: documents(nodes, chunks)}
+}
+
+// Len is the number of documents (symbols).
+func (c *Corpus) Len() int { return len(c.docs) }
+
+// Digests fingerprints each symbol's document (its name words and its
+// word sequence): two revisions whose digests agree on a symbol give it the
+// same vector from the same model.
+func (c *Corpus) Digests() map[string]uint64 {
+	out := make(map[string]uint64, len(c.docs))
+	for i := range c.docs {
+		d := &c.docs[i]
+		h := rowhash.New()
+		h.Join(d.name, " ")
+		h.Join(d.words, " ")
+		out[d.id] = h.Sum()
+	}
+	return out
+}
+
+// Train builds the model and the symbol vectors of the corpus; nil when it
+// has too few words to train on.
+func (c *Corpus) Train() *lexvec.Vectors {
+	docs := c.docs
 	words, df := vocabulary(docs)
 	if len(words) < 2 {
 		return nil
@@ -224,6 +270,75 @@ func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
 		}
 	}
 	return v
+}
+
+// Reembed gives the corpus the symbol vectors of a model trained before
+// (model: its word vectors, weights and symbol vectors, as a revision
+// stores them), without training: a symbol whose document is unchanged
+// (prev, the digests of the model's revision, agree with Digests) keeps the
+// model's vector bit for bit, any other is embedded from the model's word
+// vectors as Train embeds it; words the model never saw add nothing. It
+// returns the vectors (sharing the model's word tables) and how many
+// documents were embedded.
+func (c *Corpus) Reembed(model *lexvec.Vectors, prev map[string]uint64) (*lexvec.Vectors, int) {
+	v := &lexvec.Vectors{Model: model.Model, Dim: model.Dim, Words: model.Words, WordWeights: model.WordWeights, WordVecs: model.WordVecs}
+	v.Index()
+	digests := c.Digests()
+	embedded := 0
+	s := make([]float64, model.Dim)
+	for i := range c.docs {
+		d := &c.docs[i]
+		if p, ok := prev[d.id]; ok && p == digests[d.id] {
+			if sv := model.Symbol(d.id); sv != nil {
+				v.IDs = append(v.IDs, d.id)
+				v.SymVecs = append(v.SymVecs, sv...)
+			}
+			continue
+		}
+		embedded++
+		if sv := embedDoc(v, d, s); sv != nil {
+			v.IDs = append(v.IDs, d.id)
+			v.SymVecs = append(v.SymVecs, sv...)
+		}
+	}
+	return v, embedded
+}
+
+// embedDoc is a document's vector from the word vectors of v (which have
+// the common direction removed already): the IDF-weighted sum of its
+// words, unit length, scaled by lengthScale; nil when no word is known.
+// s is scratch of v.Dim values.
+func embedDoc(v *lexvec.Vectors, d *doc, s []float64) []float32 {
+	clear(s)
+	var distinct, name []int32
+	for _, w := range d.words {
+		i, ok := v.Lookup(w)
+		if !ok {
+			continue
+		}
+		distinct = append(distinct, int32(i))
+		wt := float64(v.WordWeights[i])
+		for k, x := range v.WordVecs[i*v.Dim : (i+1)*v.Dim] {
+			s[k] += wt * float64(x)
+		}
+	}
+	for _, w := range d.name {
+		if i, ok := v.Lookup(w); ok {
+			name = append(name, int32(i))
+		}
+	}
+	slices.Sort(distinct)
+	slices.Sort(name)
+	norm := math.Sqrt(dot64(s, s))
+	if norm == 0 {
+		return nil
+	}
+	scale := lengthScale(len(slices.Compact(distinct))-len(slices.Compact(name))) / norm
+	out := make([]float32, len(s))
+	for k, x := range s {
+		out[k] = float32(x * scale)
+	}
+	return out
 }
 
 // lengthPrior is how many words besides its name a symbol's text needs for

@@ -75,6 +75,10 @@ type Options struct {
 	// drift ledger with a report once the new revision is published
 	// (archive.go).
 	Archive bool
+	// ReuseModel, set by `reindex --commit`, lets the static model embed
+	// the changed texts with the parent revision's word vectors instead of
+	// training again, when few changed (staticmodel.go).
+	ReuseModel bool
 }
 
 // SetDefaults fills zero fields.
@@ -341,7 +345,7 @@ func gitHead(ctx context.Context, root string) string {
 // write runs the pipeline and writes the store files into dir.
 func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	walkStart := time.Now()
-	vb := newVectorBuild(opts)
+	vb := newVectorBuild(opts, dir, info)
 	// read the extraction cache while the tree is walked
 	cached := make(chan extractCache, 1)
 	go func() { cached <- loadCache(opts) }()

@@ -2,7 +2,8 @@
 // built from the extraction cache (cache.go) so only changed files are parsed
 // again, resolved as a whole so references into and out of changed files are
 // current, published like any build, and followed by the archive of the
-// parent's drift ledger (archive.go).
+// parent's drift ledger (archive.go). The static model is reused from the
+// parent when few symbol texts changed (staticmodel.go).
 
 package rev
 
@@ -19,7 +20,7 @@ func Reindex(ctx context.Context, opts Options) (Info, error) {
 	if _, err := l.CurrentRev(); err != nil {
 		return Info{}, err
 	}
-	opts.Archive = true
+	opts.Archive, opts.ReuseModel = true, true
 	return Build(ctx, opts)
 }
 

@@ -25,7 +25,6 @@ import (
 	"unicode"
 
 	"github.com/ragraf/ragraf/internal/config"
-	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/embed/model2vec"
 	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/fact"
@@ -37,9 +36,17 @@ import (
 type VectorStats struct {
 	Model    string `json:"model"`
 	Texts    int    `json:"texts"`    // symbols and doc sections to embed
-	Cached   int    `json:"cached"`   // found in the vector cache
+	Cached   int    `json:"cached"`   // found in the vector cache; static model: kept from the parent revision
 	Embedded int    `json:"embedded"` // run through the model now (a text several share counts for each)
 	Missing  int    `json:"missing"`  // without a vector in this revision
+	// The static model (staticmodel.go): Trained when this build trained it,
+	// else ReusedFrom names the parent whose word vectors embedded the
+	// changed texts; TrainedIn is the revision that trained them and
+	// SinceTraining the texts changed since.
+	Trained       bool   `json:"trained,omitempty"`
+	ReusedFrom    string `json:"reused_from,omitempty"`
+	TrainedIn     string `json:"trained_in,omitempty"`
+	SinceTraining int    `json:"changed_since_training,omitempty"`
 }
 
 // embedBatch is how many texts are embedded between two cache writes and
@@ -48,15 +55,20 @@ const embedBatch = 64
 
 // vectorBuild computes a build's vectors once, whichever store path asks.
 type vectorBuild struct {
-	opts  Options
-	once  sync.Once
-	vec   *lexvec.Vectors
-	err   error
-	cap   Capability // the vectors part: Vectors, VectorModel, VectorsDone, Reason
-	stats *VectorStats
+	opts   Options
+	dir    string // the build directory
+	rev    string // the revision built
+	parent string
+	once   sync.Once
+	vec    *lexvec.Vectors
+	err    error
+	cap    Capability // the vectors part: Vectors, VectorModel, VectorsDone, Reason
+	stats  *VectorStats
 }
 
-func newVectorBuild(opts Options) *vectorBuild { return &vectorBuild{opts: opts} }
+func newVectorBuild(opts Options, dir string, info *Info) *vectorBuild {
+	return &vectorBuild{opts: opts, dir: dir, rev: info.Rev, parent: info.ParentRev}
+}
 
 // vectors returns the revision's vectors (nil: none).
 func (b *vectorBuild) vectors(ctx context.Context, nodes []fact.Node, chunks []fact.TextChunk) (*lexvec.Vectors, error) {
@@ -67,6 +79,9 @@ func (b *vectorBuild) vectors(ctx context.Context, nodes []fact.Node, chunks []f
 // apply copies the vector step's outcome into c (after the stores are
 // written).
 func (b *vectorBuild) apply(c *Capability, info *Info) {
+	if b.stats != nil {
+		info.Vectors = b.stats
+	}
 	if b.cap.VectorModel == "" && b.cap.Reason == "" {
 		return
 	}
@@ -124,7 +139,7 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 			b.cap = Capability{Reason: vectorReasonMark + "embedding skipped (--no-embed): the static model was not trained"}
 			return nil, nil
 		}
-		return embed.Train(nodes, chunks), nil
+		return b.staticVectors(ctx, nodes, chunks)
 	}
 	log := b.opts.Logger
 	id, load, err := embedderOf(b.opts.Root, cfg)

@@ -1,0 +1,162 @@
+// This file decides whether a build trains the static model (embeddings.model
+// static:project) or reuses its parent revision's. Training reads the whole
+// revision (internal/embed), so a reindex after a few edits would pay for all
+// of it again; instead, when `reindex --commit` builds on a parent whose model
+// was trained under the same settings and few symbol texts changed since that
+// training, the parent's word vectors embed the new and changed texts and every
+// other symbol keeps its vector. Each revision with the static model keeps
+// model.digest: the settings, the revision that trained the word vectors, how
+// many texts changed since, and a digest of every symbol's text.
+
+package rev
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/ragraf/ragraf/internal/embed"
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/store/lexvec"
+)
+
+// ModelDigestFile is the static model's record in a revision directory.
+const ModelDigestFile = "model.digest"
+
+// modelDigestMagic starts model.digest.
+const modelDigestMagic = "ragraf static model 1\n"
+
+// reuseShare bounds the texts that may change since the training of a
+// reused model, as a share of the texts it was trained on: beyond it the
+// next build trains again. Reuse freezes the vocabulary, the weights and
+// the co-occurrence statistics: a word first written after the training
+// adds nothing to a vector. At 5 % that is at most one text in twenty, and
+// on WordPress (13,675 symbols) 683 texts, far beyond an edit of a few files
+// (the edit-5-files scenario changes 5), so a day of small reindexes reuses
+// while a branch switch or a large refactoring trains again. Changes add up
+// across reindexes: a chain of small ones trains again once together they
+// reach the bound.
+const reuseShare = 0.05
+
+// modelDigest is what model.digest holds.
+type modelDigest struct {
+	settings string            // embed.Settings of the training
+	trained  string            // the revision that trained the word vectors
+	trainedN int               // texts it was trained on
+	since    int               // texts changed since that training
+	texts    map[string]uint64 // this revision's symbol texts (embed.Corpus.Digests)
+}
+
+func writeModelDigest(dir string, m *modelDigest) error {
+	e := &encoder{buf: []byte(modelDigestMagic)}
+	e.str(m.settings)
+	e.str(m.trained)
+	e.uint(uint64(m.trainedN))
+	e.uint(uint64(m.since))
+	appendDigestMap(e, m.texts)
+	return os.WriteFile(filepath.Join(dir, ModelDigestFile), e.buf, 0o644)
+}
+
+// readModelDigest reads a revision's model.digest; nil when it is missing
+// or unreadable.
+func readModelDigest(dir string) *modelDigest {
+	b, err := os.ReadFile(filepath.Join(dir, ModelDigestFile))
+	if err != nil || !bytes.HasPrefix(b, []byte(modelDigestMagic)) {
+		return nil
+	}
+	d := &decoder{b: b[len(modelDigestMagic):]}
+	m := &modelDigest{settings: d.str(), trained: d.str(), trainedN: int(d.uint()), since: int(d.uint())}
+	m.texts = decodeDigestMap(d)
+	if d.err != nil || len(d.b) != 0 {
+		return nil
+	}
+	return m
+}
+
+// changedTexts counts the symbols added, removed or with another text.
+func changedTexts(prev, cur map[string]uint64) int {
+	n := 0
+	for id, d := range cur {
+		if p, ok := prev[id]; !ok || p != d {
+			n++
+		}
+	}
+	for id := range prev {
+		if _, ok := cur[id]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// staticVectors trains the static model on the build's content, or reuses
+// the parent's (see the file comment), records which in b.stats and writes
+// model.digest into the build directory.
+func (b *vectorBuild) staticVectors(ctx context.Context, nodes []fact.Node, chunks []fact.TextChunk) (*lexvec.Vectors, error) {
+	log := b.opts.Logger
+	corpus := embed.NewCorpus(nodes, chunks)
+	texts := corpus.Digests()
+	st := &VectorStats{Model: embed.ModelID, Texts: corpus.Len()}
+	rec := &modelDigest{settings: embed.Settings, texts: texts}
+	var v *lexvec.Vectors
+	if b.opts.ReuseModel && b.parent != "" {
+		v = b.reuse(ctx, corpus, texts, st, rec)
+	}
+	if v == nil {
+		v = corpus.Train()
+		st.Trained, st.TrainedIn, st.Embedded = true, b.rev, corpus.Len()
+		rec.trained, rec.trainedN = b.rev, corpus.Len()
+	}
+	if v != nil {
+		st.Missing = corpus.Len() - len(v.IDs)
+		if err := writeModelDigest(b.dir, rec); err != nil {
+			return nil, err
+		}
+	} else {
+		st.Missing = corpus.Len()
+	}
+	b.stats = st
+	log.Info("vectors", "model", embed.ModelID, "texts", st.Texts, "trained", st.Trained, "reused_from", st.ReusedFrom,
+		"trained_in", st.TrainedIn, "embedded", st.Embedded, "kept", st.Cached, "changed_since_training", st.SinceTraining)
+	return v, nil
+}
+
+// reuse embeds the changed texts with the parent's model; nil when the
+// model must be trained (why is logged).
+func (b *vectorBuild) reuse(ctx context.Context, corpus *embed.Corpus, texts map[string]uint64, st *VectorStats, rec *modelDigest) *lexvec.Vectors {
+	log := b.opts.Logger
+	src := Layout{Root: b.opts.Root}.Rev(b.parent)
+	pm := readModelDigest(src)
+	switch {
+	case pm == nil:
+		log.Info("static model: training (the parent revision has no model to reuse)", "parent", b.parent)
+		return nil
+	case pm.settings != embed.Settings:
+		log.Info("static model: training (the parent's was trained under other settings)", "parent", b.parent)
+		return nil
+	}
+	changed := changedTexts(pm.texts, texts)
+	since := pm.since + changed
+	if limit := int(reuseShare * float64(pm.trainedN)); since > limit {
+		log.Info("static model: training (too many texts changed since its training)", "parent", b.parent,
+			"trained_in", pm.trained, "changed", since, "limit", limit)
+		return nil
+	}
+	s, err := lexvec.Open(ctx, filepath.Join(src, LexvecDB))
+	if err != nil {
+		log.Warn("static model: training (the parent's vectors are unreadable)", "parent", b.parent, "err", err.Error())
+		return nil
+	}
+	defer s.Close()
+	model, err := s.Vectors(ctx)
+	if err != nil || model == nil || model.Model != embed.ModelID || model.Dim != embed.Dim {
+		log.Warn("static model: training (the parent's vectors are not the static model's)", "parent", b.parent)
+		return nil
+	}
+	v, embedded := corpus.Reembed(model, pm.texts)
+	st.ReusedFrom, st.TrainedIn, st.SinceTraining = b.parent, pm.trained, since
+	st.Embedded, st.Cached = embedded, corpus.Len()-embedded
+	rec.trained, rec.trainedN, rec.since = pm.trained, pm.trainedN, since
+	return v
+}
