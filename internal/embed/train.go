@@ -22,6 +22,7 @@
 package embed
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -87,18 +88,6 @@ func Words(text string) []string {
 	return out
 }
 
-// modelWords returns the words the model trains on and looks up: the
-// Words of text, each reduced to its stem, so that "stored", "storing" and
-// "store" are one word. An unknown stem is looked up as the word itself
-// (Lookup), which keeps revisions trained before stemming answering.
-func modelWords(text string) []string {
-	ws := Words(text)
-	for i, w := range ws {
-		ws[i] = Stem(w)
-	}
-	return ws
-}
-
 // Stem reduces an English word of ASCII letters to a crude stem: plural
 // and verb endings (-ies, -es, -s, -ing, -ed) and a final e go, a doubled
 // last consonant is undoubled ("running" -> "run"). Identifiers with
@@ -150,15 +139,102 @@ func isNumber(s string) bool {
 	return true
 }
 
-// doc is the text of one symbol as the model reads it.
+// doc is the text of one symbol as the model reads it, as term ids (the
+// Corpus's terms).
 type doc struct {
 	id    string
-	name  []string // name and qualified-name words
-	words []string // the whole sequence: name, signature, path, docblock
+	name  []int32 // name and qualified-name words
+	words []int32 // the whole sequence: name, signature, path, docblock
 }
 
-// documents builds one document per symbol, sorted by id.
-func documents(nodes []fact.Node, chunks []fact.TextChunk) []doc {
+// termTable numbers the words the model trains on as they are read: the
+// Words of a text, each reduced to its stem (Stem), so that "stored",
+// "storing" and "store" are one term. Each word occurrence is hashed once,
+// here, and nowhere after (vocabulary and encode index arrays by term id).
+type termTable struct {
+	raw   map[string]int32   // a word of Words -> its stem's term id, -1 skipped
+	ids   map[string]int32   // stem -> term id
+	terms []string           // term id -> stem
+	memo  map[string][]int32 // a path or signature -> its term ids
+}
+
+func newTermTable() *termTable {
+	return &termTable{raw: map[string]int32{}, ids: map[string]int32{}, memo: map[string][]int32{}}
+}
+
+// add appends the term ids of the stemmed Words of text to dst.
+func (t *termTable) add(dst []int32, text string) []int32 {
+	return t.addTerms(dst, lexvec.Terms(text))
+}
+
+// addUpTo is add that stops once dst holds limit ids: it reads text a
+// piece at a time, each cut at a space, where Terms splits anyway (a long
+// docblock is read only as far as the model keeps it).
+func (t *termTable) addUpTo(dst []int32, text string, limit int) []int32 {
+	const piece = 1024
+	for text != "" && len(dst) < limit {
+		head := text
+		if len(text) > piece {
+			if i := strings.IndexByte(text[piece:], ' '); i >= 0 {
+				head = text[:piece+i]
+			}
+		}
+		text = text[len(head):]
+		dst = t.addTerms(dst, lexvec.Terms(head))
+	}
+	return dst
+}
+
+// addTerms appends the term ids of the words of ts, a Terms output.
+func (t *termTable) addTerms(dst []int32, ts string) []int32 {
+	for len(ts) > 0 {
+		w := ts
+		if i := strings.IndexByte(ts, ' '); i >= 0 {
+			w, ts = ts[:i], ts[i+1:]
+		} else {
+			ts = ""
+		}
+		if w == "" {
+			continue
+		}
+		id, ok := t.raw[w]
+		if !ok {
+			id = -1
+			if len(w) >= 2 && !stopwords[w] && !isNumber(w) {
+				st := Stem(w)
+				if id, ok = t.ids[st]; !ok {
+					id = int32(len(t.terms))
+					t.terms = append(t.terms, st)
+					t.ids[st] = id
+				}
+			}
+			t.raw[strings.Clone(w)] = id
+		}
+		if id >= 0 {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}
+
+// addMemo is add for texts many symbols share (paths, signatures).
+func (t *termTable) addMemo(dst []int32, text string) []int32 {
+	ids, ok := t.memo[text]
+	if !ok {
+		ids = t.add(nil, text)
+		t.memo[text] = ids
+	}
+	return append(dst, ids...)
+}
+
+// symText is what a symbol's document is read from.
+type symText struct {
+	id, name, sig, path string   // name: its name and qualified name
+	docblocks, comments []string // sorted
+}
+
+// symbolTexts gathers the text of every symbol (files excepted), sorted by id.
+func symbolTexts(nodes []fact.Node, chunks []fact.TextChunk) []symText {
 	docblocks, comments := map[string][]string{}, map[string][]string{}
 	for i := range chunks {
 		c := &chunks[i]
@@ -170,21 +246,38 @@ func documents(nodes []fact.Node, chunks []fact.TextChunk) []doc {
 			comments[c.NodeID] = append(comments[c.NodeID], c.Text)
 		}
 	}
-	var docs []doc
+	var out []symText
 	for i := range nodes {
 		n := &nodes[i]
 		if n.Kind == fact.File {
 			continue
 		}
-		d := doc{id: n.ID, name: modelWords(n.Name + " " + n.QName)}
+		st := symText{id: n.ID, name: n.Name + " " + n.QName, sig: n.Signature, path: strings.TrimSuffix(n.Path, ".php"),
+			docblocks: docblocks[n.ID], comments: comments[n.ID]}
+		sort.Strings(st.docblocks)
+		sort.Strings(st.comments)
+		out = append(out, st)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+// documents builds the document of each symbol text, in their order, and
+// the terms their ids name.
+func documents(syms []symText) ([]doc, []string) {
+	t := newTermTable()
+	docs := make([]doc, 0, len(syms))
+	var dw []int32
+	for i := range syms {
+		st := &syms[i]
+		d := doc{id: st.id, name: t.add(nil, st.name)}
 		d.words = append(d.words, d.name...)
-		d.words = append(d.words, modelWords(n.Signature)...)
-		d.words = append(d.words, modelWords(strings.TrimSuffix(n.Path, ".php"))...)
-		for _, texts := range [][]string{docblocks[n.ID], comments[n.ID]} {
-			sort.Strings(texts)
-			var dw []string
-			for _, t := range texts {
-				dw = append(dw, modelWords(t)...)
+		d.words = t.addMemo(d.words, st.sig)
+		d.words = t.addMemo(d.words, st.path)
+		for _, texts := range [][]string{st.docblocks, st.comments} {
+			dw = dw[:0]
+			for _, x := range texts {
+				dw = t.addUpTo(dw, x, maxDocWords)
 			}
 			if len(dw) > maxDocWords {
 				dw = dw[:maxDocWords]
@@ -193,8 +286,7 @@ func documents(nodes []fact.Node, chunks []fact.TextChunk) []doc {
 		}
 		docs = append(docs, d)
 	}
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].id < docs[j].id })
-	return docs
+	return docs, t.terms
 }
 
 // Train builds the model and the symbol vectors of a revision's content. It
@@ -203,31 +295,40 @@ func Train(nodes []fact.Node, chunks []fact.TextChunk) *lexvec.Vectors {
 	return NewCorpus(nodes, chunks).Train()
 }
 
-// Corpus is a revision's symbols as the model reads them: one document
-// each, sorted by id.
+// Corpus is a revision's symbols as the model reads them, sorted by id.
 type Corpus struct {
-	docs []doc
+	syms []symText
 }
 
-// NewCorpus builds the documents of a revision's content.
+// NewCorpus gathers the texts of a revision's symbols.
 func NewCorpus(nodes []fact.Node, chunks []fact.TextChunk) *Corpus {
-	return &Corpus{docs: documents(nodes, chunks)}
+	return &Corpus{syms: symbolTexts(nodes, chunks)}
 }
 
-// Len is the number of documents (symbols).
-func (c *Corpus) Len() int { return len(c.docs) }
+// Len is the number of symbols.
+func (c *Corpus) Len() int { return len(c.syms) }
 
-// Digests fingerprints each symbol's document (its name words and its
-// word sequence): two revisions whose digests agree on a symbol give it the
-// same vector from the same model.
+// Digests fingerprints each symbol's text (name, qualified name, signature,
+// path, docblocks and comments), from which its document is read: two
+// revisions whose digests agree on a symbol give it the same vector from the
+// same model.
 func (c *Corpus) Digests() map[string]uint64 {
-	out := make(map[string]uint64, len(c.docs))
-	for i := range c.docs {
-		d := &c.docs[i]
+	out := make(map[string]uint64, len(c.syms))
+	for i := range c.syms {
+		st := &c.syms[i]
 		h := rowhash.New()
-		h.Join(d.name, " ")
-		h.Join(d.words, " ")
-		out[d.id] = h.Sum()
+		h.Str(st.name)
+		h.Str(st.sig)
+		h.Str(st.path)
+		h.Int(int64(len(st.docblocks)))
+		for _, x := range st.docblocks {
+			h.Str(x)
+		}
+		h.Int(int64(len(st.comments)))
+		for _, x := range st.comments {
+			h.Str(x)
+		}
+		out[st.id] = h.Sum()
 	}
 	return out
 }
@@ -235,16 +336,12 @@ func (c *Corpus) Digests() map[string]uint64 {
 // Train builds the model and the symbol vectors of the corpus; nil when it
 // has too few words to train on.
 func (c *Corpus) Train() *lexvec.Vectors {
-	docs := c.docs
-	words, df := vocabulary(docs)
+	docs, terms := documents(c.syms)
+	words, df, row := vocabulary(docs, terms)
 	if len(words) < 2 {
 		return nil
 	}
-	index := make(map[string]int, len(words))
-	for i, w := range words {
-		index[w] = i
-	}
-	enc := encode(docs, index)
+	enc := encode(docs, row)
 	m := ppmi(cooccurrence(enc, len(words)), len(words))
 	wv := reduce(m, len(words))
 	weights := make([]float32, len(words))
@@ -272,47 +369,60 @@ func (c *Corpus) Train() *lexvec.Vectors {
 	return v
 }
 
-// Reembed gives the corpus the symbol vectors of a model trained before
-// (model: its word vectors, weights and symbol vectors, as a revision
-// stores them), without training: a symbol whose document is unchanged
-// (prev, the digests of the model's revision, agree with Digests) keeps the
-// model's vector bit for bit, any other is embedded from the model's word
-// vectors as Train embeds it; words the model never saw add nothing. It
-// returns the vectors (sharing the model's word tables) and how many
-// documents were embedded.
-func (c *Corpus) Reembed(model *lexvec.Vectors, prev map[string]uint64) (*lexvec.Vectors, int) {
-	v := &lexvec.Vectors{Model: model.Model, Dim: model.Dim, Words: model.Words, WordWeights: model.WordWeights, WordVecs: model.WordVecs}
-	v.Index()
+// Reembed embeds, without training, the symbols whose text differs from
+// prev (the digests of the revision whose model is reused: added symbols and
+// changed ones) with that model's word vectors, as Train embeds a symbol;
+// words the model never saw add nothing. words returns the model's rows of
+// the words asked (those it has). It returns the new vectors of the symbols
+// embedded (Model, Dim, IDs, SymVecs; no word table), the ids that lose the
+// vector they had (removed from the corpus, or with no known word now), and
+// how many symbols were embedded. Every other symbol keeps the model's
+// vector.
+func (c *Corpus) Reembed(prev map[string]uint64, words func([]string) (*lexvec.Vectors, error)) (*lexvec.Vectors, []string, int, error) {
 	digests := c.Digests()
-	embedded := 0
-	s := make([]float64, model.Dim)
-	for i := range c.docs {
-		d := &c.docs[i]
-		if p, ok := prev[d.id]; ok && p == digests[d.id] {
-			if sv := model.Symbol(d.id); sv != nil {
-				v.IDs = append(v.IDs, d.id)
-				v.SymVecs = append(v.SymVecs, sv...)
-			}
-			continue
-		}
-		embedded++
-		if sv := embedDoc(v, d, s); sv != nil {
-			v.IDs = append(v.IDs, d.id)
-			v.SymVecs = append(v.SymVecs, sv...)
+	var changed []symText
+	for i := range c.syms {
+		if p, ok := prev[c.syms[i].id]; !ok || p != digests[c.syms[i].id] {
+			changed = append(changed, c.syms[i])
 		}
 	}
-	return v, embedded
+	var gone []string
+	for id := range prev {
+		if _, ok := digests[id]; !ok {
+			gone = append(gone, id)
+		}
+	}
+	docs, terms := documents(changed)
+	model, err := words(terms)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if model == nil || model.Dim <= 0 {
+		return nil, nil, 0, errors.New("embed: the model to reuse has no word vectors")
+	}
+	v := &lexvec.Vectors{Model: model.Model, Dim: model.Dim}
+	s := make([]float64, model.Dim)
+	for i := range docs {
+		if sv := embedDoc(model, terms, &docs[i], s); sv != nil {
+			v.IDs = append(v.IDs, docs[i].id)
+			v.SymVecs = append(v.SymVecs, sv...)
+		} else if _, ok := prev[docs[i].id]; ok {
+			gone = append(gone, docs[i].id)
+		}
+	}
+	sort.Strings(gone)
+	return v, gone, len(docs), nil
 }
 
 // embedDoc is a document's vector from the word vectors of v (which have
 // the common direction removed already): the IDF-weighted sum of its
 // words, unit length, scaled by lengthScale; nil when no word is known.
 // s is scratch of v.Dim values.
-func embedDoc(v *lexvec.Vectors, d *doc, s []float64) []float32 {
+func embedDoc(v *lexvec.Vectors, terms []string, d *doc, s []float64) []float32 {
 	clear(s)
 	var distinct, name []int32
 	for _, w := range d.words {
-		i, ok := v.Lookup(w)
+		i, ok := v.Lookup(terms[w])
 		if !ok {
 			continue
 		}
@@ -323,7 +433,7 @@ func embedDoc(v *lexvec.Vectors, d *doc, s []float64) []float32 {
 		}
 	}
 	for _, w := range d.name {
-		if i, ok := v.Lookup(w); ok {
+		if i, ok := v.Lookup(terms[w]); ok {
 			name = append(name, int32(i))
 		}
 	}
@@ -404,39 +514,44 @@ func removeCommon(v *lexvec.Vectors, sums []float64) []float64 {
 }
 
 // vocabulary lists the words in at least minDocFreq documents, the
-// maxVocab most frequent, sorted, with their document frequencies.
-func vocabulary(docs []doc) ([]string, []int) {
-	count := map[string]int{}
-	last := map[string]int{} // the last document (from 1) that counted a word
+// maxVocab most frequent, sorted, with their document frequencies, and
+// row, each term's row in the list (-1: not in it).
+func vocabulary(docs []doc, terms []string) ([]string, []int, []int32) {
+	count := make([]int, len(terms))
+	last := make([]int32, len(terms)) // the last document (from 1) that counted a term
 	for di, d := range docs {
 		for _, w := range d.words {
-			if last[w] != di+1 {
-				last[w] = di + 1
+			if last[w] != int32(di+1) {
+				last[w] = int32(di + 1)
 				count[w]++
 			}
 		}
 	}
-	var words []string
+	var ids []int32
 	for w, c := range count {
 		if c >= minDocFreq {
-			words = append(words, w)
+			ids = append(ids, int32(w))
 		}
 	}
-	sort.Slice(words, func(i, j int) bool {
-		if count[words[i]] != count[words[j]] {
-			return count[words[i]] > count[words[j]]
+	sort.Slice(ids, func(i, j int) bool {
+		if count[ids[i]] != count[ids[j]] {
+			return count[ids[i]] > count[ids[j]]
 		}
-		return words[i] < words[j]
+		return terms[ids[i]] < terms[ids[j]]
 	})
-	if len(words) > maxVocab {
-		words = words[:maxVocab]
+	if len(ids) > maxVocab {
+		ids = ids[:maxVocab]
 	}
-	sort.Strings(words)
-	df := make([]int, len(words))
-	for i, w := range words {
-		df[i] = count[w]
+	sort.Slice(ids, func(i, j int) bool { return terms[ids[i]] < terms[ids[j]] })
+	words, df := make([]string, len(ids)), make([]int, len(ids))
+	row := make([]int32, len(terms))
+	for i := range row {
+		row[i] = -1
 	}
-	return words, df
+	for i, id := range ids {
+		words[i], df[i], row[id] = terms[id], count[id], int32(i)
+	}
+	return words, df, row
 }
 
 // sparse is a symmetric matrix in compressed rows, columns sorted.
@@ -452,21 +567,21 @@ type encoded struct {
 	seq, name, distinct []int32
 }
 
-func encode(docs []doc, index map[string]int) []encoded {
+func encode(docs []doc, row []int32) []encoded {
 	out := make([]encoded, len(docs))
 	for di, d := range docs {
 		seq := make([]int32, 0, len(d.words))
 		for _, w := range d.words {
-			if i, ok := index[w]; ok {
-				seq = append(seq, int32(i))
+			if i := row[w]; i >= 0 {
+				seq = append(seq, i)
 			}
 		}
 		dist := slices.Clone(seq)
 		slices.Sort(dist)
 		var name []int32
 		for _, w := range d.name {
-			if i, ok := index[w]; ok {
-				name = append(name, int32(i))
+			if i := row[w]; i >= 0 {
+				name = append(name, i)
 			}
 		}
 		slices.Sort(name)

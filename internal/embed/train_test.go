@@ -19,10 +19,45 @@ func (m *sparse) at(i, j int) float64 {
 	return 0
 }
 
+// strDoc is a document in words, for hand-made corpora.
+type strDoc struct {
+	id          string
+	name, words []string
+}
+
+// encodeStr encodes documents in words with the vocabulary rows of index
+// (a word outside it is a term without a row), as Train encodes its own.
+func encodeStr(docs []strDoc, index map[string]int) []encoded {
+	ids := map[string]int32{}
+	var row []int32
+	term := func(ws []string) []int32 {
+		var out []int32
+		for _, w := range ws {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(row))
+				ids[w] = id
+				r, in := index[w]
+				if !in {
+					r = -1
+				}
+				row = append(row, int32(r))
+			}
+			out = append(out, id)
+		}
+		return out
+	}
+	var ds []doc
+	for _, d := range docs {
+		ds = append(ds, doc{id: d.id, name: term(d.name), words: term(d.words)})
+	}
+	return encode(ds, row)
+}
+
 // tinyCorpus is two documents over the words a, b, x, y (rows 0-3):
 // x(a b) is named x with text "x a b", y(a a) named y with text "y a a".
-func tinyCorpus() ([]doc, map[string]int) {
-	docs := []doc{
+func tinyCorpus() ([]strDoc, map[string]int) {
+	docs := []strDoc{
 		{id: "1", name: []string{"x"}, words: []string{"x", "a", "b"}},
 		{id: "2", name: []string{"y"}, words: []string{"y", "a", "a"}},
 	}
@@ -36,7 +71,7 @@ func tinyCorpus() ([]doc, map[string]int) {
 // name y with a 0.5: y-a 2.5.
 func TestStaticModelCooccurrenceCounts(t *testing.T) {
 	docs, index := tinyCorpus()
-	c := cooccurrence(encode(docs, index), 4)
+	c := cooccurrence(encodeStr(docs, index), 4)
 	const a, b, x, y = 0, 1, 2, 3
 	want := map[[2]int]float64{{x, a}: 1.5, {x, b}: 1.5, {a, b}: 1, {y, a}: 2.5}
 	for i := 0; i < 4; i++ {
@@ -58,7 +93,7 @@ func TestStaticModelCooccurrenceCounts(t *testing.T) {
 // matrix keeps the mean of the two directions.
 func TestStaticModelPPMI(t *testing.T) {
 	docs, index := tinyCorpus()
-	m := ppmi(cooccurrence(encode(docs, index), 4), 4)
+	m := ppmi(cooccurrence(encodeStr(docs, index), 4), 4)
 	sum := []float64{5, 2.5, 3, 2.5}
 	var C float64
 	for _, s := range sum {
@@ -82,7 +117,7 @@ func TestStaticModelPPMI(t *testing.T) {
 }
 
 // naiveCooccurrence is the definition, a map per row.
-func naiveCooccurrence(docs []doc, index map[string]int) []map[int]float64 {
+func naiveCooccurrence(docs []strDoc, index map[string]int) []map[int]float64 {
 	rows := make([]map[int]float64, len(index))
 	for i := range rows {
 		rows[i] = map[int]float64{}
@@ -130,9 +165,9 @@ func TestStaticModelCooccurrenceMatchesDefinition(t *testing.T) {
 	for i := 0; i < 60; i++ {
 		index[fmt.Sprintf("w%02d", i)] = i
 	}
-	var docs []doc
+	var docs []strDoc
 	for d := 0; d < 300; d++ {
-		var dc doc
+		var dc strDoc
 		for k := rng.IntN(3) + 1; k > 0; k-- {
 			dc.name = append(dc.name, fmt.Sprintf("w%02d", rng.IntN(60)))
 		}
@@ -146,7 +181,7 @@ func TestStaticModelCooccurrenceMatchesDefinition(t *testing.T) {
 		}
 		docs = append(docs, dc)
 	}
-	got := cooccurrence(encode(docs, index), len(index))
+	got := cooccurrence(encodeStr(docs, index), len(index))
 	want := naiveCooccurrence(docs, index)
 	nnz := 0
 	for i, row := range want {
@@ -166,7 +201,7 @@ func TestStaticModelCooccurrenceMatchesDefinition(t *testing.T) {
 // entries, each row's columns sorted, the densest row first.
 func TestStaticModelRenumberingByDensity(t *testing.T) {
 	docs, index := tinyCorpus()
-	m := cooccurrence(encode(docs, index), 4)
+	m := cooccurrence(encodeStr(docs, index), 4)
 	pos, r := m.byDensity(4)
 	if pos[0] != 0 { // a pairs with b, x and y
 		t.Errorf("row a is at %d, want 0", pos[0])

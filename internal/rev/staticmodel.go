@@ -4,7 +4,8 @@
 // of it again; instead, when `reindex --commit` builds on a parent whose model
 // was trained under the same settings and few symbol texts changed since that
 // training, the parent's word vectors embed the new and changed texts and every
-// other symbol keeps its vector. Each revision with the static model keeps
+// other symbol keeps its vector: the vectors are a delta to the parent's
+// lexvec.sqlite, which the incremental write applies row by row. Each revision with the static model keeps
 // model.digest: the settings, the revision that trained the word vectors, how
 // many texts changed since, and a digest of every symbol's text.
 
@@ -13,8 +14,11 @@ package rev
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 
 	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/fact"
@@ -25,7 +29,7 @@ import (
 const ModelDigestFile = "model.digest"
 
 // modelDigestMagic starts model.digest.
-const modelDigestMagic = "ragraf static model 1\n"
+const modelDigestMagic = "ragraf static model 2\n"
 
 // reuseShare bounds the texts that may change since the training of a
 // reused model, as a share of the texts it was trained on: beyond it the
@@ -46,6 +50,7 @@ type modelDigest struct {
 	trainedN int               // texts it was trained on
 	since    int               // texts changed since that training
 	texts    map[string]uint64 // this revision's symbol texts (embed.Corpus.Digests)
+	missing  []string          // the symbols without a vector, sorted
 }
 
 func writeModelDigest(dir string, m *modelDigest) error {
@@ -55,6 +60,7 @@ func writeModelDigest(dir string, m *modelDigest) error {
 	e.uint(uint64(m.trainedN))
 	e.uint(uint64(m.since))
 	appendDigestMap(e, m.texts)
+	e.strList(m.missing)
 	return os.WriteFile(filepath.Join(dir, ModelDigestFile), e.buf, 0o644)
 }
 
@@ -68,6 +74,7 @@ func readModelDigest(dir string) *modelDigest {
 	d := &decoder{b: b[len(modelDigestMagic):]}
 	m := &modelDigest{settings: d.str(), trained: d.str(), trainedN: int(d.uint()), since: int(d.uint())}
 	m.texts = decodeDigestMap(d)
+	m.missing = d.strSlice()
 	if d.err != nil || len(d.b) != 0 {
 		return nil
 	}
@@ -95,6 +102,7 @@ func changedTexts(prev, cur map[string]uint64) int {
 // model.digest into the build directory.
 func (b *vectorBuild) staticVectors(ctx context.Context, nodes []fact.Node, chunks []fact.TextChunk) (*lexvec.Vectors, error) {
 	log := b.opts.Logger
+	start := time.Now()
 	corpus := embed.NewCorpus(nodes, chunks)
 	texts := corpus.Digests()
 	st := &VectorStats{Model: embed.ModelID, Texts: corpus.Len()}
@@ -107,23 +115,37 @@ func (b *vectorBuild) staticVectors(ctx context.Context, nodes []fact.Node, chun
 		v = corpus.Train()
 		st.Trained, st.TrainedIn, st.Embedded = true, b.rev, corpus.Len()
 		rec.trained, rec.trainedN = b.rev, corpus.Len()
+		if v != nil {
+			have := make(map[string]bool, len(v.IDs))
+			for _, id := range v.IDs {
+				have[id] = true
+			}
+			for id := range texts {
+				if !have[id] {
+					rec.missing = append(rec.missing, id)
+				}
+			}
+			slices.Sort(rec.missing)
+		}
 	}
-	if v != nil {
-		st.Missing = corpus.Len() - len(v.IDs)
+	if v == nil {
+		st.Missing = corpus.Len()
+	} else {
+		st.Missing = len(rec.missing)
 		if err := writeModelDigest(b.dir, rec); err != nil {
 			return nil, err
 		}
-	} else {
-		st.Missing = corpus.Len()
 	}
 	b.stats = st
 	log.Info("vectors", "model", embed.ModelID, "texts", st.Texts, "trained", st.Trained, "reused_from", st.ReusedFrom,
-		"trained_in", st.TrainedIn, "embedded", st.Embedded, "kept", st.Cached, "changed_since_training", st.SinceTraining)
+		"trained_in", st.TrainedIn, "embedded", st.Embedded, "kept", st.Cached, "changed_since_training", st.SinceTraining,
+		"ms", time.Since(start).Milliseconds())
 	return v, nil
 }
 
-// reuse embeds the changed texts with the parent's model; nil when the
-// model must be trained (why is logged).
+// reuse embeds the changed texts with the parent's model: the vectors it
+// returns are a delta to the parent's lexvec.sqlite (lexvec.VectorDelta).
+// nil when the model must be trained (why is logged).
 func (b *vectorBuild) reuse(ctx context.Context, corpus *embed.Corpus, texts map[string]uint64, st *VectorStats, rec *modelDigest) *lexvec.Vectors {
 	log := b.opts.Logger
 	src := Layout{Root: b.opts.Root}.Rev(b.parent)
@@ -143,18 +165,42 @@ func (b *vectorBuild) reuse(ctx context.Context, corpus *embed.Corpus, texts map
 			"trained_in", pm.trained, "changed", since, "limit", limit)
 		return nil
 	}
-	s, err := lexvec.Open(ctx, filepath.Join(src, LexvecDB))
+	base := filepath.Join(src, LexvecDB)
+	s, err := lexvec.Open(ctx, base)
 	if err != nil {
 		log.Warn("static model: training (the parent's vectors are unreadable)", "parent", b.parent, "err", err.Error())
 		return nil
 	}
 	defer s.Close()
-	model, err := s.Vectors(ctx)
-	if err != nil || model == nil || model.Model != embed.ModelID || model.Dim != embed.Dim {
-		log.Warn("static model: training (the parent's vectors are not the static model's)", "parent", b.parent)
+	v, gone, embedded, err := corpus.Reembed(pm.texts, func(words []string) (*lexvec.Vectors, error) {
+		m, err := s.WordVectors(ctx, words)
+		if err == nil && (m == nil || m.Model != embed.ModelID || m.Dim != embed.Dim) {
+			err = errors.New("the parent's vectors are not the static model's")
+		}
+		return m, err
+	})
+	if err != nil {
+		log.Warn("static model: training (the parent's model cannot be reused)", "parent", b.parent, "err", err.Error())
 		return nil
 	}
-	v, embedded := corpus.Reembed(model, pm.texts)
+	v.Delta = &lexvec.VectorDelta{Base: base, Delete: gone}
+	// the symbols without a vector: the parent's and those that lose theirs
+	// now, less those embedded with one
+	missing := map[string]bool{}
+	for _, ids := range [][]string{pm.missing, gone} {
+		for _, id := range ids {
+			if _, ok := texts[id]; ok {
+				missing[id] = true
+			}
+		}
+	}
+	for _, id := range v.IDs {
+		delete(missing, id)
+	}
+	for id := range missing {
+		rec.missing = append(rec.missing, id)
+	}
+	slices.Sort(rec.missing)
 	st.ReusedFrom, st.TrainedIn, st.SinceTraining = b.parent, pm.trained, since
 	st.Embedded, st.Cached = embedded, corpus.Len()-embedded
 	rec.trained, rec.trainedN, rec.since = pm.trained, pm.trainedN, since

@@ -24,7 +24,8 @@ CREATE TABLE meta (
 
 -- the vector model of the revision (meta vector_model, vector_dim): one row
 -- per word with its IDF weight and float32 vector (little-endian), and one per
--- symbol; written whole by every build
+-- symbol; written whole by every build that trains (a reindex that reuses the
+-- parent's model changes only the rows of the symbols whose text changed)
 CREATE TABLE word_vector (
   word   TEXT PRIMARY KEY,
   weight REAL NOT NULL,

@@ -69,8 +69,9 @@ func ContentDigests(chunks []fact.TextChunk, nodes []fact.Node) *Digests {
 
 // Update makes the lexvec.sqlite at path hold exactly chunks, the symbol
 // index of nodes and the vectors vec, touching only the chunk and symbol rows
-// that differ (the vector tables are written whole: the model is trained on
-// the whole revision). want must be
+// that differ (the vector tables are written whole, since a model trained on
+// the whole revision changes every row, unless vec is a delta to the file's
+// own vectors: then only its rows). want must be
 // ContentDigests(chunks, nodes); prev, when not nil, are the digests of the
 // file's rows, otherwise they are read from it. It returns the number of rows
 // written and deleted. A *sqlitedb.VersionError says a full write is needed
@@ -162,11 +163,19 @@ func Update(ctx context.Context, path string, chunks []fact.TextChunk, nodes []f
 		}
 		prev.Symbols[n.ID] = w
 	}
-	if err := writeVectors(ctx, tx, vec); err != nil {
-		return 0, 0, fmt.Errorf("updating lexvec vectors: %w", err)
-	}
-	if vec != nil {
-		written += len(vec.Words) + len(vec.IDs)
+	if vec != nil && vec.Delta != nil {
+		w, d, err := updateVectors(ctx, tx, vec)
+		if err != nil {
+			return 0, 0, fmt.Errorf("updating lexvec vectors: %w", err)
+		}
+		written, deleted = written+w, deleted+d
+	} else {
+		if err := writeVectors(ctx, tx, vec); err != nil {
+			return 0, 0, fmt.Errorf("updating lexvec vectors: %w", err)
+		}
+		if vec != nil {
+			written += len(vec.Words) + len(vec.IDs)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, 0, fmt.Errorf("committing %q: %w", path, err)

@@ -10,6 +10,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,10 +30,23 @@ type Vectors struct {
 	WordVecs    []float32
 	IDs         []string // sorted
 	SymVecs     []float32
+	// Delta, when set, says these are only the changed symbol vectors of
+	// the model in another revision's file; see VectorDelta.
+	Delta *VectorDelta
 
 	index     map[string]int
 	signsOnce sync.Once
 	signs     []uint64
+}
+
+// VectorDelta makes Vectors a change to the vectors of the lexvec.sqlite at
+// Base (the parent revision's, whose model is reused): the word tables and
+// every symbol vector stay as Base holds them, except that the symbols of
+// Delete lose theirs and those of IDs get SymVecs. Update applies it to a copy
+// of Base row by row; a full write reads Base and writes the result.
+type VectorDelta struct {
+	Base   string
+	Delete []string
 }
 
 // Signs returns the sign bits of the symbol vectors, row i at
@@ -103,6 +118,13 @@ func unblob(b []byte, dst []float32) []float32 {
 
 // writeVectors replaces the vector tables' rows with v (nil: none).
 func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors) error {
+	if v != nil && v.Delta != nil {
+		full, err := v.materialize(ctx)
+		if err != nil {
+			return err
+		}
+		v = full
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM word_vector; DELETE FROM symbol_vector; DELETE FROM meta WHERE key IN ('vector_model', 'vector_dim')`); err != nil {
 		return err
 	}
@@ -123,6 +145,130 @@ func writeVectors(ctx context.Context, tx *sql.Tx, v *Vectors) error {
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('vector_model', ?), ('vector_dim', ?)`, v.Model, strconv.Itoa(v.Dim))
 	return err
+}
+
+// materialize applies a delta to its base: the whole vectors.
+func (v *Vectors) materialize(ctx context.Context) (*Vectors, error) {
+	s, err := Open(ctx, v.Delta.Base)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	base, err := s.readVectors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if base == nil || base.Model != v.Model || base.Dim != v.Dim {
+		return nil, fmt.Errorf("%s: no %s vectors to apply the changes to", v.Delta.Base, v.Model)
+	}
+	drop := make(map[string]bool, len(v.Delta.Delete)+len(v.IDs))
+	for _, id := range v.Delta.Delete {
+		drop[id] = true
+	}
+	for _, id := range v.IDs {
+		drop[id] = true
+	}
+	type row struct {
+		id  string
+		vec []float32
+	}
+	var rows []row
+	for i, id := range base.IDs {
+		if !drop[id] {
+			rows = append(rows, row{id, base.SymVecs[i*v.Dim : (i+1)*v.Dim]})
+		}
+	}
+	for i, id := range v.IDs {
+		rows = append(rows, row{id, v.SymVecs[i*v.Dim : (i+1)*v.Dim]})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
+	out := &Vectors{Model: base.Model, Dim: base.Dim, Words: base.Words, WordWeights: base.WordWeights, WordVecs: base.WordVecs}
+	for _, r := range rows {
+		out.IDs = append(out.IDs, r.id)
+		out.SymVecs = append(out.SymVecs, r.vec...)
+	}
+	out.Index()
+	return out, nil
+}
+
+// updateVectors applies a delta to the file's own vector rows, which must
+// be the delta's base model (the file is a copy of the base). It returns
+// the rows written and deleted.
+func updateVectors(ctx context.Context, tx *sql.Tx, v *Vectors) (written, deleted int, err error) {
+	var model, dim sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'vector_model'), (SELECT value FROM meta WHERE key = 'vector_dim')`).Scan(&model, &dim); err != nil {
+		return 0, 0, err
+	}
+	if model.String != v.Model || dim.String != strconv.Itoa(v.Dim) {
+		return 0, 0, fmt.Errorf("lexvec: the file holds %q vectors of %s dimensions, not the %s the changes are for", model.String, dim.String, v.Model)
+	}
+	for _, ids := range [][]string{v.Delta.Delete, v.IDs} {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM symbol_vector WHERE id = ?`, id); err != nil {
+				return 0, 0, err
+			}
+			deleted++
+		}
+	}
+	for i, id := range v.IDs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO symbol_vector(id, v) VALUES (?, ?)`, id, blob(v.SymVecs[i*v.Dim:(i+1)*v.Dim])); err != nil {
+			return 0, 0, err
+		}
+		written++
+	}
+	return written, deleted, nil
+}
+
+// WordVectors reads the vector model's rows of the given words only (those
+// it has), Index()ed, without symbol vectors; nil when the revision has no
+// vectors.
+func (s *Store) WordVectors(ctx context.Context, words []string) (*Vectors, error) {
+	var model, dim sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'vector_model'), (SELECT value FROM meta WHERE key = 'vector_dim')`).Scan(&model, &dim)
+	if err != nil {
+		return nil, err
+	}
+	if !model.Valid {
+		return nil, nil
+	}
+	v := &Vectors{Model: model.String}
+	if v.Dim, err = strconv.Atoi(dim.String); err != nil || v.Dim <= 0 {
+		return nil, fmt.Errorf("%s: bad vector_dim %q", s.path, dim.String)
+	}
+	words = slices.Compact(slices.Sorted(slices.Values(words)))
+	for start := 0; start < len(words); start += 500 {
+		part := words[start:min(start+500, len(words))]
+		args := make([]any, len(part))
+		for i, w := range part {
+			args[i] = w
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT word, weight, v FROM word_vector WHERE word IN (?`+strings.Repeat(",?", len(part)-1)+`) ORDER BY word`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var w string
+			var wt float64
+			var b []byte
+			if err := rows.Scan(&w, &wt, &b); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if len(b) != 4*v.Dim {
+				rows.Close()
+				return nil, fmt.Errorf("%s: word vector of %d bytes, not %d dimensions", s.path, len(b), v.Dim)
+			}
+			v.Words = append(v.Words, w)
+			v.WordWeights = append(v.WordWeights, float32(wt))
+			v.WordVecs = unblob(b, v.WordVecs)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	v.Index()
+	return v, nil
 }
 
 // ChunksByID returns the chunks with the given ids, by id.

@@ -2,6 +2,7 @@ package lexvec
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -64,5 +65,67 @@ func TestVectorsRoundTrip(t *testing.T) {
 	}
 	if got := read(); got != nil {
 		t.Fatalf("after removal %+v", got)
+	}
+}
+
+// TestM4_VectorDeltaUpdateEqualsFullWrite: a delta to a file's vectors
+// (n2 deleted, n1 changed, n3 added) applied by Update to a copy of it holds
+// what a full write of the same delta holds (read from its base): the word
+// rows and the unchanged symbol rows of the base, the delta's rows; and
+// WordVectors reads only the words asked.
+func TestM4_VectorDeltaUpdateEqualsFullWrite(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.sqlite")
+	w, err := Create(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := sampleVectors()
+	v.IDs, v.SymVecs = append(v.IDs, "n4"), append(v.SymVecs, 1, 0)
+	if err := w.Vectors(ctx, v); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	delta := &Vectors{Model: v.Model, Dim: 2, IDs: []string{"n1", "n3"}, SymVecs: []float32{0, 1, -1, 0},
+		Delta: &VectorDelta{Base: base, Delete: []string{"n2"}}}
+	updated := filepath.Join(dir, "updated.sqlite")
+	b, _ := os.ReadFile(base)
+	if err := os.WriteFile(updated, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Update(ctx, updated, nil, nil, delta, nil, ContentDigests(nil, nil)); err != nil {
+		t.Fatal(err)
+	}
+	full := filepath.Join(dir, "full.sqlite")
+	if w, err = Create(ctx, full); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Vectors(ctx, delta); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{updated, full} {
+		s, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Vectors(ctx)
+		if err != nil || got == nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Words, v.Words) || !slices.Equal(got.WordVecs, v.WordVecs) || !slices.Equal(got.IDs, []string{"n1", "n3", "n4"}) ||
+			!slices.Equal(got.SymVecs, []float32{0, 1, -1, 0, 1, 0}) {
+			t.Errorf("%s: %+v", filepath.Base(path), got)
+		}
+		wv, err := s.WordVectors(ctx, []string{"cart", "nowhere", "cart"})
+		if err != nil || !slices.Equal(wv.Words, []string{"cart"}) || !slices.Equal(wv.WordVecs, []float32{-0.6, 0.8}) || wv.WordWeights[0] != 1.25 {
+			t.Errorf("%s: word vectors %+v %v", filepath.Base(path), wv, err)
+		}
+		s.Close()
 	}
 }
