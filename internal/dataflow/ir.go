@@ -6,6 +6,8 @@ package dataflow
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ragraf/ragraf/internal/fact"
 )
 
 // LocKind names what a location is.
@@ -360,3 +362,51 @@ const (
 	Throw  = "throw"
 	Thrown = "thrown"
 )
+
+// Def is a function or method of the graph that a lowered function may be.
+type Def struct {
+	ID, Name string
+	Line     int // start line
+}
+
+// DefsOf returns the functions and methods among nodes, for NameFuncs.
+func DefsOf(nodes []fact.Node) []Def {
+	var out []Def
+	for _, n := range nodes {
+		if n.Kind == fact.Function || n.Kind == fact.Method {
+			out = append(out, Def{ID: n.ID, Name: n.Name, Line: n.StartLine})
+		}
+	}
+	return out
+}
+
+// NameFuncs sets the graph id of the functions of one file (fs as lowered:
+// the top level first): the top level is the file's node fileID, every other
+// function the def of its start line and name (PHP names are
+// case-insensitive), or path#line when the graph knows none, which then has
+// no call edges. It returns the names of the defs matched, by id.
+func NameFuncs(fs []*Func, fileID string, defs []Def) map[string]string {
+	names := map[string]string{}
+	if len(fs) == 0 {
+		return names
+	}
+	fs[0].ID = fileID
+	byLine := map[int][]Def{}
+	for _, d := range defs {
+		byLine[d.Line] = append(byLine[d.Line], d)
+	}
+	for _, f := range fs[1:] {
+		f.ID = ""
+		for _, d := range byLine[f.StartLine] {
+			if strings.EqualFold(d.Name, f.Name) {
+				f.ID = d.ID
+				names[d.ID] = d.Name
+				break
+			}
+		}
+		if f.ID == "" {
+			f.ID = f.Path + "#" + strconv.Itoa(f.StartLine)
+		}
+	}
+	return names
+}

@@ -29,19 +29,19 @@ func (w *walker) entered(g, from *Func) bool {
 		return true
 	}
 	key := g.ID + "\x00" + from.Path
-	if v, ok := w.magic[key]; ok {
-		return v
-	}
-	v := false
-	for _, f := range []*Func{g, from} {
-		for _, h := range w.siblingsOf(f) {
-			v = v || triggers(h, ops, g.Public)
+	v, ok := w.magic[key]
+	if !ok {
+		for _, f := range []*Func{g, from} {
+			for _, h := range w.siblingsOf(f) {
+				v = v || triggers(h, ops, g.Public)
+			}
 		}
+		w.magic[key] = v
 	}
 	if !v {
+		// every time: a summary walk starts with no cut points
 		w.cut(g.Path, g.StartLine, "magic method: not entered by isset/unset seen")
 	}
-	w.magic[key] = v
 	return v
 }
 

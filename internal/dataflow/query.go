@@ -46,6 +46,9 @@ type Env struct {
 	File     func(ctx context.Context, path string) ([]*Func, error)
 	Includes func(ctx context.Context, path string) ([]Include, error)
 	Models   *Models
+	// Summary returns the stored summary of a function (summary.go), nil
+	// when there is none or it was made under other models; may be nil.
+	Summary func(ctx context.Context, id string) (*Summary, error)
 }
 
 // ErrMemory is returned by Env.Func when lowering another function would
@@ -191,11 +194,17 @@ type walker struct {
 	scopes   map[string][]string
 	magic    map[string]bool // entered, by magic method and file
 	flow     bool            // the walk is a Flow
-	cuts     map[Cut]bool
-	states   int
-	stopped  bool
-	memory   bool // stopped by ErrMemory
-	err      error
+	// goal names the model a Flow searches for (Goal.Sink, Goal.Source):
+	// a callee past the depth budget whose summary reaches it is entered
+	goal    Goal
+	sums    map[string]*Summary
+	acc     *sumAcc          // set while the walker computes summaries
+	skipped map[string]*Func // functions not lowered (Func.Skipped), by id
+	cuts    map[Cut]bool
+	states  int
+	stopped bool
+	memory  bool // stopped by ErrMemory
+	err     error
 }
 
 func newWalker(ctx context.Context, env Env, b Budget) *walker {
@@ -210,11 +219,15 @@ func newWalker(ctx context.Context, env Env, b Budget) *walker {
 	}
 	return &walker{ctx: ctx, env: env, budget: b, deadline: time.Now().Add(time.Duration(b.MaxMS) * time.Millisecond),
 		funcs: map[string]*Func{}, callees: map[string][]Link{}, callers: map[string][]Link{}, siblings: map[string][]*Func{}, cuts: map[Cut]bool{},
-		includes: map[string][]Include{}, globals: map[string]*globalIndex{}, scopes: map[string][]string{}, magic: map[string]bool{}}
+		includes: map[string][]Include{}, globals: map[string]*globalIndex{}, scopes: map[string][]string{}, magic: map[string]bool{},
+		sums: map[string]*Summary{}, skipped: map[string]*Func{}}
 }
 
 func (w *walker) fn(id string) *Func {
 	if f, ok := w.funcs[id]; ok {
+		if sk := w.skipped[id]; f == nil && sk != nil {
+			w.cut(sk.Path, sk.StartLine, "skipped: "+sk.Skipped) // every time: a summary walk starts with no cut points
+		}
 		return f
 	}
 	f, err := w.env.Func(w.ctx, id)
@@ -227,6 +240,7 @@ func (w *walker) fn(id string) *Func {
 		w.err = err
 	}
 	if f != nil && f.Skipped != "" {
+		w.skipped[id] = f
 		w.cut(f.Path, f.StartLine, "skipped: "+f.Skipped)
 		f = nil // its calls pass their arguments through, as a library's do
 	}
@@ -357,8 +371,11 @@ func (w *walker) forward(s state) []edge {
 				continue
 			}
 			if s.crossd >= w.budget.Depth {
-				w.cut(f.Path, n.Line, "depth")
-				continue
+				es, enter := w.summaryForward(f, n, s, g, l, ps)
+				out = append(out, es...)
+				if !enter {
+					continue
+				}
 			}
 			d, conf := derivedLink(l)
 			for _, p := range ps {
@@ -587,8 +604,11 @@ func (w *walker) backward(s state) []edge {
 			}
 			resolved = true
 			if s.crossd >= w.budget.Depth {
-				w.cut(f.Path, n.Line, "depth")
-				continue
+				es, enter := w.summaryBackward(f, n, s, g, l)
+				out = append(out, es...)
+				if !enter {
+					continue
+				}
 			}
 			d, conf := derivedLink(l)
 			for _, r := range g.Returns {
@@ -805,37 +825,43 @@ func slice(ctx context.Context, env Env, start []Point, forward, control bool, l
 	return res, nil
 }
 
-// Goal says which nodes end a flow search.
-type Goal func(f *Func, node int) bool
+// Goal says which nodes end a flow search (At); Sink or Source names the
+// model it is, when it is one, so that summaries can say which callees
+// lead there.
+type Goal struct {
+	At     func(f *Func, node int) bool
+	Sink   string
+	Source string
+}
 
 // SinkGoal ends a search at an operand of sink model name.
 func (m *Models) SinkGoal(name string) (Goal, error) {
 	sk, ok := m.Sinks[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown sink model %q (known: %s)", name, strings.Join(m.SinkNames(), ", "))
+		return Goal{}, fmt.Errorf("unknown sink model %q (known: %s)", name, strings.Join(m.SinkNames(), ", "))
 	}
-	return func(f *Func, i int) bool { return sk.isSink(f, i) }, nil
+	return Goal{At: func(f *Func, i int) bool { return sk.isSink(f, i) }, Sink: name}, nil
 }
 
 // SourceGoal ends a backward search at a read of source model name.
 func (m *Models) SourceGoal(name string) (Goal, error) {
 	src, ok := m.Sources[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown source model %q (known: %s)", name, strings.Join(m.SourceNames(), ", "))
+		return Goal{}, fmt.Errorf("unknown source model %q (known: %s)", name, strings.Join(m.SourceNames(), ", "))
 	}
-	return func(f *Func, i int) bool { return src.isSource(f, i) }, nil
+	return Goal{At: func(f *Func, i int) bool { return src.isSource(f, i) }, Source: name}, nil
 }
 
 // PointGoal ends a search at one of pts.
 func PointGoal(pts []Point) Goal {
-	return func(f *Func, i int) bool {
+	return Goal{At: func(f *Func, i int) bool {
 		for _, p := range pts {
 			if p.Func.ID == f.ID && p.Node == i {
 				return true
 			}
 		}
 		return false
-	}
+	}}
 }
 
 // Flow searches breadth-first from start for the nearest node goal accepts:
@@ -843,7 +869,7 @@ func PointGoal(pts []Point) Goal {
 // is returned from source to sink all the same).
 func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, b Budget) (*FlowResult, error) {
 	w := newWalker(ctx, env, b)
-	w.flow = true
+	w.flow, w.goal = true, goal
 	type back struct {
 		prev state
 		e    edge
@@ -886,7 +912,7 @@ func Flow(ctx context.Context, env Env, start []Point, goal Goal, forward bool, 
 				fnSeen[f.ID] = true
 				w.noteImprecise(f)
 			}
-			if goal(f, s.node) {
+			if goal.At(f, s.node) {
 				end = &s
 				break
 			}

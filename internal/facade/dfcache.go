@@ -25,7 +25,10 @@ type dfFile struct {
 	path  string
 	funcs []*dataflow.Func // nil: the revision has no PHP snapshot of path, or it does not parse
 	names map[string]string
-	size  int64
+	// sums are the build's summaries of the file's functions by id, nil
+	// when it stored none or made them under other models
+	sums map[string]*dataflow.Summary
+	size int64
 }
 
 // dfCache is the LRU of lowered files of one revision.

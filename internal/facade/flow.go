@@ -71,6 +71,7 @@ type dfEnv struct {
 	cache  *dfCache
 	files  map[string][]*dataflow.Func
 	byID   map[string]*dataflow.Func
+	sums   map[string]*dataflow.Summary
 	names  map[string]string // node id -> name, for call edges
 	models *dataflow.Models
 	held   int64
@@ -86,7 +87,7 @@ func (s *Service) newDFEnv(snap *snapshot) (*dfEnv, error) {
 	if c.cfgErr != nil {
 		return nil, &Error{Code: ErrBadInput, Message: "project.yaml does not load, so the data-flow settings and models are unknown: " + c.cfgErr.Error() + "; fix it (`ragraf index` checks it too) and restart the server"}
 	}
-	return &dfEnv{snap: snap, cache: c, files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, names: map[string]string{}, models: m.With(c.cfg.Models)}, nil
+	return &dfEnv{snap: snap, cache: c, files: map[string][]*dataflow.Func{}, byID: map[string]*dataflow.Func{}, sums: map[string]*dataflow.Summary{}, names: map[string]string{}, models: m.With(c.cfg.Models)}, nil
 }
 
 func (d *dfEnv) close() {}
@@ -116,6 +117,9 @@ func (d *dfEnv) file(ctx context.Context, path string) ([]*dataflow.Func, error)
 	}
 	for _, fn := range f.funcs {
 		d.byID[fn.ID] = fn
+	}
+	for id, sum := range f.sums {
+		d.sums[id] = sum
 	}
 	d.files[path] = f.funcs
 	return f.funcs, nil
@@ -182,23 +186,14 @@ func (d *dfEnv) lower(ctx context.Context, path string) (*dfFile, error) {
 	if err != nil {
 		return nil, storeError(err)
 	}
-	fs[0].ID = fact.FileNodeID(path)
-	byLine := map[int][]fact.Node{}
-	for _, n := range nodes {
-		if n.Kind == fact.Function || n.Kind == fact.Method {
-			byLine[n.StartLine] = append(byLine[n.StartLine], n)
-		}
-	}
-	for _, f := range fs[1:] {
-		for _, n := range byLine[f.StartLine] {
-			if strings.EqualFold(n.Name, f.Name) {
-				f.ID = n.ID
-				out.names[n.ID] = n.Name
-				break
-			}
-		}
-		if f.ID == "" {
-			f.ID = path + "#" + strconv.Itoa(f.StartLine)
+	out.names = dataflow.NameFuncs(fs, fact.FileNodeID(path), dataflow.DefsOf(nodes))
+	if b, ok, err := d.snap.graph.Summary(ctx, path); err != nil {
+		return nil, storeError(err)
+	} else if ok {
+		// summaries made under other models (project.yaml changed since
+		// the build) are not applied: their sinks and sources are not these
+		if fp, sums, err := dataflow.DecodeSummaries(b); err == nil && fp == d.models.Fingerprint() {
+			out.sums = sums
 		}
 	}
 	for _, f := range fs {
@@ -303,6 +298,12 @@ func (d *dfEnv) env() dataflow.Env {
 		},
 		File:     d.file,
 		Includes: d.includes,
+		Summary: func(ctx context.Context, id string) (*dataflow.Summary, error) {
+			if _, err := d.fn(ctx, id); err != nil {
+				return nil, err
+			}
+			return d.sums[id], nil
+		},
 	}
 }
 

@@ -296,9 +296,15 @@ func checkSlices(t *testing.T, s *Service, cases []sliceCase, least int) {
 					t.Errorf("edge kinds %v, want %s", kinds, k)
 				}
 			}
+			// edges use the nodes' indexes in the whole slice, which may
+			// span pages; an edge comes with the page of its target
+			onPage := map[int]bool{}
+			for _, n := range r.Nodes {
+				onPage[n.Index] = true
+			}
 			for _, e := range r.Edges {
-				if e.From < 0 || e.To < 0 || e.From >= len(r.Nodes) || e.To >= len(r.Nodes) {
-					t.Errorf("edge %+v refers past the %d nodes", e, len(r.Nodes))
+				if e.From < 0 || e.From >= env.Limits.Total || !onPage[e.To] {
+					t.Errorf("edge %+v refers past the %d nodes or off its page", e, env.Limits.Total)
 				}
 			}
 		})

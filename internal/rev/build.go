@@ -134,6 +134,9 @@ type Info struct {
 	Unresolved    int            `json:"unresolved"`
 	Reused        int            `json:"reused"` // files whose extraction came from the cache
 	Vectors       *VectorStats   `json:"vectors,omitempty"`
+	// Summaries counts the data-flow summaries made and reused
+	// (dfsummary.go); nil without data flow.
+	Summaries *SummaryInfo `json:"dataflow_summaries,omitempty"`
 }
 
 // fileResult is what one corpus file yields. cache.go stores every field:
@@ -439,8 +442,17 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	info.FilesTotal, info.Nodes, info.Edges, info.Chunks = len(rows), len(nodes), len(edges), len(chunks)
 
+	sums, sinfo, err := summaries(ctx, opts, irs, nodes, edges, parentGraphPath(opts.Root, info.ParentRev))
+	if err != nil {
+		return err
+	}
+	info.Summaries = sinfo
+	var summary func(string) []byte
+	if sums != nil {
+		summary = func(p string) []byte { return sums[p] }
+	}
 	gc := graph.Content{
-		Files: rows, Snapshot: snapshot, Dataflow: ir,
+		Files: rows, Snapshot: snapshot, Dataflow: ir, Summary: summary,
 		Nodes: nodes, Edges: edges, Unresolved: resolved.Unresolved, Meta: resolved.Meta,
 	}
 	// row fingerprints: what changed since the parent, and kept for the next
@@ -561,6 +573,11 @@ func (w *fullWrite) graph(ctx context.Context, gw *graph.Writer, path string, fi
 	}
 	if len(gc.Nodes) < len(nodes) {
 		return fmt.Errorf("store write: %d nodes handed over, %d written before", len(gc.Nodes), len(nodes))
+	}
+	if gc.Summary != nil {
+		if err := gw.Summaries(ctx, files, gc.Summary); err != nil {
+			return err
+		}
 	}
 	if err := gw.Nodes(ctx, gc.Nodes[len(nodes):]); err != nil {
 		return err

@@ -21,7 +21,8 @@ import (
 //
 //	1: file, snapshot, node, edge, unresolved, meta.
 //	2: dataflow (a file's lowered functions).
-const SchemaVersion = 2
+//	3: dfsummary (a file's data-flow summaries).
+const SchemaVersion = 3
 
 //go:embed schema.sql
 var schemaSQL string
@@ -180,6 +181,25 @@ func (w *Writer) Dataflow(ctx context.Context, files []File, ir func(path string
 	})
 	if err != nil {
 		return fmt.Errorf("inserting data flow: %w", err)
+	}
+	return nil
+}
+
+// Summaries writes the data-flow summaries of the files sum returns bytes for.
+func (w *Writer) Summaries(ctx context.Context, files []File, sum func(path string) []byte) error {
+	var kept []int
+	for i := range files {
+		if sum(files[i].Path) != nil {
+			kept = append(kept, i)
+		}
+	}
+	err := w.b.Insert(ctx, "dfsummary", []string{"path", "sum"}, len(kept), func(i int, r *sqlitedb.Row) {
+		p := files[kept[i]].Path
+		r.Text(p)
+		r.Blob(sum(p))
+	})
+	if err != nil {
+		return fmt.Errorf("inserting data-flow summaries: %w", err)
 	}
 	return nil
 }

@@ -23,6 +23,12 @@ CREATE TABLE dataflow (
   ir      BLOB NOT NULL
 ) WITHOUT ROWID;
 
+-- each PHP file's data-flow summaries (dataflow.EncodeSummaries), which depend on other files' through calls
+CREATE TABLE dfsummary (
+  path    TEXT PRIMARY KEY,
+  sum     BLOB NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE node (
   id          TEXT PRIMARY KEY,
   kind        TEXT NOT NULL,

@@ -136,6 +136,37 @@ func (s *Store) Dataflow(ctx context.Context, path string) ([]byte, bool, error)
 	return b, err == nil, err
 }
 
+// Summary returns the stored data-flow summaries of path
+// (dataflow.EncodeSummaries); false when the build stored none.
+func (s *Store) Summary(ctx context.Context, path string) ([]byte, bool, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, `SELECT sum FROM dfsummary WHERE path = ?`, path).Scan(&b)
+	if err == sql.ErrNoRows {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
+// Summaries calls fn with every file's stored data-flow summaries.
+func (s *Store) Summaries(ctx context.Context, fn func(path string, b []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, sum FROM dfsummary`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		var b []byte
+		if err := rows.Scan(&p, &b); err != nil {
+			return err
+		}
+		if err := fn(p, b); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // Files returns every file row by path.
 func (s *Store) Files(ctx context.Context) ([]File, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT path, lang, status, reason, size, lines, hash, mtime FROM file ORDER BY path`)

@@ -24,6 +24,7 @@ type Content struct {
 	Files      []File
 	Snapshot   func(path string) []byte // the indexed content of a file; nil when none is kept
 	Dataflow   func(path string) []byte // a file's lowered functions (dataflow.Encode); nil when none
+	Summary    func(path string) []byte // a file's data-flow summaries (dataflow.EncodeSummaries); nil when none
 	Nodes      []fact.Node
 	Edges      []fact.Edge
 	Unresolved []fact.Unresolved
@@ -49,14 +50,17 @@ func ContentDigests(c Content) *Digests {
 		Edges: make(map[string]uint64, len(c.Edges)), Unresolved: make(map[string]uint64, len(c.Unresolved)),
 	}
 	for _, f := range c.Files {
-		var snap, ir []byte
+		var snap, ir, sum []byte
 		if c.Snapshot != nil {
 			snap = c.Snapshot(f.Path)
 		}
 		if c.Dataflow != nil {
 			ir = c.Dataflow(f.Path)
 		}
-		d.Files[f.Path] = fileDigest(&f, snap, ir)
+		if c.Summary != nil {
+			sum = c.Summary(f.Path)
+		}
+		d.Files[f.Path] = fileDigest(&f, snap, ir, sum)
 	}
 	for i := range c.Nodes {
 		d.Nodes[c.Nodes[i].ID] = nodeDigest(&c.Nodes[i])
@@ -97,16 +101,17 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 		u.prev = prev
 	}
 
-	// files, snapshots and lowered functions, fingerprinted together: a
-	// file whose row, indexed content (the same bytes redacted by another
-	// ragraf) or lowering changed gets all three again
+	// files, snapshots, lowered functions and summaries, fingerprinted
+	// together: a file whose row, indexed content (the same bytes redacted
+	// by another ragraf), lowering or summaries (a callee's changed) changed
+	// gets all four again
 	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), next.Files,
-		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content, d.ir FROM file f LEFT JOIN snapshot s ON s.path = f.path LEFT JOIN dataflow d ON d.path = f.path`,
+		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content, d.ir, m.sum FROM file f LEFT JOIN snapshot s ON s.path = f.path LEFT JOIN dataflow d ON d.path = f.path LEFT JOIN dfsummary m ON m.path = f.path`,
 		func(rows *sql.Rows) (string, uint64, error) {
 			var f File
-			var snap, ir []byte
-			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap, &ir)
-			return f.Path, fileDigest(&f, snap, ir), err
+			var snap, ir, sum []byte
+			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap, &ir, &sum)
+			return f.Path, fileDigest(&f, snap, ir, sum), err
 		})
 	if err != nil {
 		return st, err
@@ -137,12 +142,25 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 				}
 			}
 		}
+		if err := u.exec(`DELETE FROM dfsummary WHERE path = ?`, f.Path); err != nil {
+			return st, err
+		}
+		if c.Summary != nil {
+			if b := c.Summary(f.Path); b != nil {
+				if err := u.exec(`INSERT INTO dfsummary(path, sum) VALUES (?, ?)`, f.Path, b); err != nil {
+					return st, err
+				}
+			}
+		}
 	}
 	for p := range u.gone {
 		if err := u.exec(`DELETE FROM snapshot WHERE path = ?`, p); err != nil {
 			return st, err
 		}
 		if err := u.exec(`DELETE FROM dataflow WHERE path = ?`, p); err != nil {
+			return st, err
+		}
+		if err := u.exec(`DELETE FROM dfsummary WHERE path = ?`, p); err != nil {
 			return st, err
 		}
 	}
@@ -344,9 +362,9 @@ func (u *updater) sync(table, keyCol string, prev, want map[string]uint64, query
 // The digests below fingerprint a row's columns as stored, in column order
 // (rowhash: FNV-1a over the fields joined by NUL).
 
-// fileDigest fingerprints a file row with its snapshot and lowered functions
-// (nil when none is kept).
-func fileDigest(f *File, snapshot, ir []byte) uint64 {
+// fileDigest fingerprints a file row with its snapshot, lowered functions
+// and summaries (nil when none is kept).
+func fileDigest(f *File, snapshot, ir, sum []byte) uint64 {
 	h := rowhash.New()
 	h.Str(f.Lang)
 	h.Str(f.Status)
@@ -361,6 +379,10 @@ func fileDigest(f *File, snapshot, ir []byte) uint64 {
 	if ir != nil {
 		h.Str("dataflow")
 		h.Bytes(ir)
+	}
+	if sum != nil {
+		h.Str("dfsummary")
+		h.Bytes(sum)
 	}
 	return h.Sum()
 }
