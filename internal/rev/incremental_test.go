@@ -28,7 +28,7 @@ func dump(t *testing.T, path string) map[string][]string {
 	}
 	defer db.Close()
 	tables := map[string]string{
-		"file": "*", "snapshot": "*", "node": "*", "edge": "*", "unresolved": "*", "meta": "*",
+		"file": "*", "snapshot": "*", "dataflow": "*", "dfsummary": "*", "node": "*", "edge": "*", "unresolved": "*", "meta": "*",
 		"chunk": "*", "chunk_fts": "terms, id", "symbol_fts": "name, qname, signature, id, kind",
 	}
 	out := map[string][]string{}
