@@ -128,7 +128,11 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	fmt.Fprintf(opts.IO.Out, "%s: %d files (%d parsed, %d partial, %d failed, %d skipped), %d nodes, %d edges, %d text chunks in %.2fs\n",
 		info.Rev, info.FilesTotal, info.Files["parsed"], info.Files["partial"], info.Files["failed"], info.Files["skipped"],
 		info.Nodes, info.Edges, info.Chunks, elapsed.Seconds())
-	if v := info.Vectors; v != nil {
+	switch v := info.Vectors; {
+	case v == nil:
+	case v.Trained:
+		fmt.Fprintf(opts.IO.Out, "vectors (%s): trained on %d texts, %d missing\n", v.Model, v.Texts, v.Missing)
+	default:
 		fmt.Fprintf(opts.IO.Out, "vectors (%s): %d texts, %d from the vector cache, %d embedded, %d missing\n", v.Model, v.Texts, v.Cached, v.Embedded, v.Missing)
 	}
 	return nil
