@@ -112,7 +112,7 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	}
 	if err != nil {
 		log.Error("index failed", "err", err.Error())
-		if cfg.Embeddings.Model != "" && cfg.Embeddings.Model != config.StaticModel && cmd.Context().Err() != nil {
+		if !cfg.Embeddings.None() && cfg.Embeddings.Model != config.StaticModel && cmd.Context().Err() != nil {
 			fmt.Fprintln(opts.IO.Err, "interrupted; the vectors embedded so far are in the vector cache: ragraf index resumes from there")
 		}
 		return err

@@ -71,16 +71,21 @@ type DataFlowConfig struct {
 	Models *dataflow.Models `yaml:"models" json:"models,omitempty"`
 }
 
-// EmbeddingsConfig names the embedding model. An empty Model means no
-// vectors: search is lexical only. StaticModel trains one on the project;
-// any other name is an ONNX sentence model installed by `ragraf model pull`
-// (or in Path, a directory holding model.onnx and tokenizer.json); Dim, when
-// set, is checked against the model's vectors.
+// EmbeddingsConfig names the embedding model. StaticModel, the default,
+// trains one on the project; NoModel (or "", which project.yaml files
+// written before StaticModel was the default hold) means no vectors: search
+// is lexical only. Any other name is an ONNX sentence model installed by
+// `ragraf model pull` (or in Path, a directory holding model.onnx and
+// tokenizer.json), or a model2vec model (Model2VecPrefix); Dim, when set, is
+// checked against the model's vectors.
 type EmbeddingsConfig struct {
 	Model string `yaml:"model" json:"model"`
 	Path  string `yaml:"path" json:"path"`
 	Dim   int    `yaml:"dim" json:"dim"`
 }
+
+// None reports whether the configuration asks for no vectors.
+func (e EmbeddingsConfig) None() bool { return e.Model == "" || e.Model == NoModel }
 
 // Languages and drivers accepted by Validate.
 var (
@@ -137,7 +142,7 @@ func Default() Config {
 			SchemaFiles:   []string{"**/*.sql"},
 		},
 		DataFlow:   DataFlowConfig{Enabled: true, MaxFunctionLines: 2000, MaxMemoryMB: 256, MaxMS: 2000},
-		Embeddings: EmbeddingsConfig{},
+		Embeddings: EmbeddingsConfig{Model: StaticModel},
 	}
 }
 
@@ -342,8 +347,13 @@ func checkRange(v, lo, hi int64) string {
 }
 
 // StaticModel names the embedding model trained on the project itself at
-// index time (internal/embed); it needs no files, so no path or dim.
+// index time (internal/embed), the default; it needs no files, so no path
+// or dim.
 const StaticModel = "static:project"
+
+// NoModel is the embeddings.model that asks for no vectors (lexical search
+// only); "" means the same.
+const NoModel = "none"
 
 // Model2VecPrefix names a model2vec static model the user installed:
 // "model2vec:DIR", DIR absolute or relative to the project root.

@@ -111,14 +111,16 @@ dataflow:
 
 embeddings:
   # Embedding model for vector search (search modes semantic and hybrid,
-  # similar); "" means lexical search only. "static:project" trains a small
-  # model on the project at index time (no files needed; it adds about as much
-  # CPU as the rest of the build on WordPress, and its measured quality is in
-  # docs/accuracy.md). Any other name is an ONNX sentence model that
+  # similar). "static:project", the default, trains a small model on the
+  # project at index time (no files needed; about 12 % more build CPU on
+  # WordPress, and "ragraf reindex --commit" reuses the previous revision's
+  # model while few symbols changed; its measured quality is in
+  # docs/accuracy.md). "none" (or "", as earlier versions of this file wrote)
+  # means lexical search only. Any other name is an ONNX sentence model that
   # "ragraf model pull NAME" installed in the user's cache directory, run by
   # ONNX Runtime (--ort-lib, $RAGRAF_ORT_LIB or the system's), e.g.
   # model: "paraphrase-multilingual-MiniLM-L12-v2"
-  model: ""
+  model: "static:project"
   # Directory holding model.onnx and tokenizer.json instead of the cache.
   path: ""
   # Vector size of the model, e.g. 384; when set, checked (0 to 65536).

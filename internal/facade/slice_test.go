@@ -97,8 +97,8 @@ func TestFT12_DataflowCapability(t *testing.T) {
 	}
 	d := dataflowProject(t)
 	env := dfCall(t, d, "status", map[string]any{})
-	if c := env.Capability; c.Level != "full" || !c.Dataflow || c.Vectors {
-		t.Errorf("capability %+v, want level full, dataflow true, vectors false (no embedding model configured)", c)
+	if c := env.Capability; c.Level != "full" || !c.Dataflow || !c.Vectors || c.VectorModel != "static:project" {
+		t.Errorf("capability %+v, want level full, dataflow true, vectors from the default static model", c)
 	}
 }
 

@@ -668,10 +668,10 @@ func capability(rows []graph.File, cfg config.Config) Capability {
 	case m == config.StaticModel:
 		c.Vectors, c.VectorModel = true, embed.ModelID
 		c.Reason += "vectors come from the static model trained on the project (" + embed.ModelID + "); no ONNX sentence model is configured"
-	case m != "":
+	case !cfg.Embeddings.None():
 		c.Reason += vectorReasonMark + "not computed yet (sentence model " + m + ")"
 	default:
-		c.Reason += "no embedding model configured (embeddings.model; \"" + config.StaticModel + "\" trains one on the project): search is lexical"
+		c.Reason += "no embedding model configured (embeddings.model: " + config.NoModel + "; \"" + config.StaticModel + "\", the default, trains one on the project): search is lexical"
 	}
 	return c
 }

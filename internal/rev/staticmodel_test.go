@@ -187,3 +187,36 @@ func TestM4_EmbeddingRetrainsOnLargeChange(t *testing.T) {
 		t.Fatalf("reindex after a large change (parent %s): %+v", first.Rev, s)
 	}
 }
+
+// TestM4_StaticModelIsTheDefault: without embeddings.model the build trains
+// the static model; "none", and "" as project.yaml files of earlier versions
+// hold, build no vectors and say search is lexical.
+func TestM4_StaticModelIsTheDefault(t *testing.T) {
+	ctx := context.Background()
+	cfg := config.Default()
+	if cfg.Embeddings.Model != config.StaticModel {
+		t.Fatalf("default model %q", cfg.Embeddings.Model)
+	}
+	for _, m := range []string{config.StaticModel, config.NoModel, ""} {
+		root := t.TempDir()
+		modelProject(t, root, modelDoc)
+		cfg.Embeddings.Model = m
+		info, err := Build(ctx, Options{Root: root, Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := info.Capability
+		if m == config.StaticModel {
+			if !c.Vectors || c.VectorModel != config.StaticModel || info.Vectors == nil || !info.Vectors.Trained {
+				t.Errorf("model %q: %+v %+v", m, c, info.Vectors)
+			}
+			continue
+		}
+		if c.Vectors || info.Vectors != nil || !strings.Contains(c.Reason, "search is lexical") {
+			t.Errorf("model %q: %+v %+v", m, c, info.Vectors)
+		}
+		if _, err := os.Stat(filepath.Join(Layout{Root: root}.Rev(info.Rev), ModelDigestFile)); err == nil {
+			t.Errorf("model %q: a model.digest without a model", m)
+		}
+	}
+}

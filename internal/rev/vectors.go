@@ -130,10 +130,10 @@ func embedderOf(root string, cfg config.EmbeddingsConfig) (string, func() (embed
 
 func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fact.TextChunk) (*lexvec.Vectors, error) {
 	cfg := b.opts.Config.Embeddings
-	switch cfg.Model {
-	case "":
+	switch {
+	case cfg.None():
 		return nil, nil
-	case config.StaticModel:
+	case cfg.Model == config.StaticModel:
 		if b.opts.NoEmbed {
 			// training is the embedding step of the static model
 			b.cap = Capability{Reason: vectorReasonMark + "embedding skipped (--no-embed): the static model was not trained"}
