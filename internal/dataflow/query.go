@@ -198,8 +198,10 @@ type walker struct {
 	// a callee past the depth budget whose summary reaches it is entered
 	goal    Goal
 	sums    map[string]*Summary
-	acc     *sumAcc          // set while the walker computes summaries
-	skipped map[string]*Func // functions not lowered (Func.Skipped), by id
+	acc     *sumAcc             // set while the walker computes summaries
+	skipped map[string]*Func    // functions not lowered (Func.Skipped), by id
+	calls   map[string][][]Link // by function id, the links of each of its calls (targets)
+	moves   []edge              // forward's and backward's result, reused
 	cuts    map[Cut]bool
 	states  int
 	stopped bool
@@ -220,7 +222,7 @@ func newWalker(ctx context.Context, env Env, b Budget) *walker {
 	return &walker{ctx: ctx, env: env, budget: b, deadline: time.Now().Add(time.Duration(b.MaxMS) * time.Millisecond),
 		funcs: map[string]*Func{}, callees: map[string][]Link{}, callers: map[string][]Link{}, siblings: map[string][]*Func{}, cuts: map[Cut]bool{},
 		includes: map[string][]Include{}, globals: map[string]*globalIndex{}, scopes: map[string][]string{}, magic: map[string]bool{},
-		sums: map[string]*Summary{}, skipped: map[string]*Func{}}
+		sums: map[string]*Summary{}, skipped: map[string]*Func{}, calls: map[string][][]Link{}}
 }
 
 func (w *walker) fn(id string) *Func {
@@ -283,25 +285,35 @@ func (w *walker) tick() bool {
 	return true
 }
 
-// targets returns the call edges resolving call c of f.
+// targets returns the call edges resolving call c of f, matched once per
+// function (every call of f against its links).
 func (w *walker) targets(f *Func, c int) []Link {
-	ls, ok := w.callees[f.ID]
+	byCall, ok := w.calls[f.ID]
 	if !ok {
-		var err error
-		ls, err = w.env.Callees(w.ctx, f.ID)
+		ls, err := w.env.Callees(w.ctx, f.ID)
 		if err != nil && w.err == nil {
 			w.err = err
 		}
 		w.callees[f.ID] = ls
-	}
-	call := &f.Calls[c]
-	var out []Link
-	for _, l := range ls {
-		if linkMatches(l, call) {
-			out = append(out, l)
+		byLine := map[int][]int{}
+		for i := range ls {
+			byLine[ls[i].Line] = append(byLine[ls[i].Line], i)
 		}
+		byCall = make([][]Link, len(f.Calls))
+		for k := range f.Calls {
+			call := &f.Calls[k]
+			for _, i := range byLine[call.Line] {
+				if linkMatches(ls[i], call) {
+					byCall[k] = append(byCall[k], ls[i])
+				}
+			}
+		}
+		w.calls[f.ID] = byCall
 	}
-	return out
+	if c < 0 || c >= len(byCall) {
+		return nil
+	}
+	return byCall[c]
 }
 
 func (w *walker) callersOf(id string) []Link {
@@ -353,7 +365,7 @@ func (w *walker) forward(s state) []edge {
 		return nil
 	}
 	n := &f.Nodes[s.node]
-	var out []edge
+	out := w.moves[:0] // valid until the next forward or backward: every caller is done with it by then
 	// into callees: an argument becomes the callee's parameter
 	if n.Kind == "arg" {
 		c := &f.Calls[n.Call]
@@ -418,7 +430,10 @@ func (w *walker) forward(s state) []edge {
 		w.cut(f.Path, n.Line, "include not followed")
 	}
 	// a property store reaches every load of the property in its file
-	if n.Loc.Kind == Prop && n.Kind != "load" {
+	// (a summary does not follow it: the parameter is open)
+	if n.Loc.Kind == Prop && n.Kind != "load" && w.acc != nil {
+		w.acc.open = true
+	} else if n.Loc.Kind == Prop && n.Kind != "load" {
 		out = append(out, w.propPeers(f, n, s, true)...)
 		out = append(out, w.magicSetMoves(f, n, s)...)
 		out = append(out, w.magicAccessMoves(f, n, s, true)...)
@@ -447,6 +462,7 @@ func (w *walker) forward(s state) []edge {
 		to.node = j
 		out = append(out, edge{to: to, kind: in.Kind, note: in.Note, confidence: 1})
 	}
+	w.moves = out
 	return out
 }
 
@@ -556,7 +572,7 @@ func (w *walker) backward(s state) []edge {
 		return nil
 	}
 	n := &f.Nodes[s.node]
-	var out []edge
+	out := w.moves[:0] // valid until the next forward or backward: every caller is done with it by then
 	if n.Kind == "param" {
 		if rest, fr, ok := s.pop(); ok {
 			if g := w.fn(fr.fn); g != nil {
@@ -621,7 +637,9 @@ func (w *walker) backward(s state) []edge {
 			w.cut(f.Path, n.Line, "unresolved call")
 		}
 	}
-	if n.Kind == "load" && n.Loc.Kind == Prop {
+	if n.Kind == "load" && n.Loc.Kind == Prop && w.acc != nil {
+		w.acc.open = true // a summary does not follow it (as forwards)
+	} else if n.Kind == "load" && n.Loc.Kind == Prop {
 		out = append(out, w.propPeers(f, n, s, false)...)
 		out = append(out, w.magicGetMoves(f, n, s)...)
 		out = append(out, w.magicAccessMoves(f, n, s, false)...)
@@ -643,6 +661,7 @@ func (w *walker) backward(s state) []edge {
 		}
 		out = append(out, e)
 	}
+	w.moves = out
 	return out
 }
 

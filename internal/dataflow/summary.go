@@ -285,11 +285,17 @@ func (w *walker) retSummary(f *Func) RetSummary {
 	return rs
 }
 
-// Revision is what summaries are computed over: every lowered function by
-// graph id and the call edges between them (as Env would give them).
+// Revision is what summaries are computed over: the functions to
+// summarise by graph id, with the file each is in, and the call edges
+// between them (as Env gives them). Env.Func may lower or decode a function
+// when asked and forget it later: a summary walk holds only its component's
+// functions and their callees'.
 type Revision struct {
-	Env   Env
-	Funcs []*Func // every function with an IR, named (Func.ID set)
+	Env Env
+	// IDs are the functions to summarise; components are first walked in
+	// this order (by file keeps a file's functions together).
+	IDs  []string
+	Path func(id string) string
 	// Callees returns the links out of a function (as Env.Callees).
 	Callees func(id string) []Link
 	// File returns the bytes of a file's stored lowering, which a summary's
@@ -319,21 +325,18 @@ type SummaryStats struct {
 // order.
 func Summarize(ctx context.Context, r Revision) (map[string]*Summary, SummaryStats, error) {
 	var st SummaryStats
-	byID := make(map[string]*Func, len(r.Funcs))
-	for _, f := range r.Funcs {
-		if f.ID != "" && f.Skipped == "" {
-			byID[f.ID] = f
+	known := make(map[string]bool, len(r.IDs))
+	var ids []string
+	for _, id := range r.IDs {
+		if !known[id] {
+			known[id] = true
+			ids = append(ids, id)
 		}
 	}
-	ids := make([]string, 0, len(byID))
-	for id := range byID {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	succ := func(id string) []string {
 		var out []string
 		for _, l := range r.Callees(id) {
-			if _, ok := byID[l.Callee]; ok {
+			if known[l.Callee] {
 				out = append(out, l.Callee)
 			}
 		}
@@ -365,11 +368,13 @@ func Summarize(ctx context.Context, r Revision) (map[string]*Summary, SummarySta
 	store := &sumStore{sums: make(map[string]*Summary, len(ids)), hashes: make(map[string]uint64, len(ids))}
 	models := r.Env.Models.Fingerprint()
 	fileHash := map[string]uint64{}
-	for _, f := range byID {
-		if _, ok := fileHash[f.Path]; !ok && r.File != nil {
-			h := fnv.New64a()
-			h.Write(r.File(f.Path))
-			fileHash[f.Path] = h.Sum64()
+	for _, id := range ids {
+		if p := r.Path(id); r.File != nil {
+			if _, ok := fileHash[p]; !ok {
+				h := fnv.New64a()
+				h.Write(r.File(p))
+				fileHash[p] = h.Sum64()
+			}
 		}
 	}
 	ready := make(chan int, len(comps))
@@ -392,11 +397,8 @@ func Summarize(ctx context.Context, r Revision) (map[string]*Summary, SummarySta
 			w := newWalker(ctx, r.Env, Budget{MaxStates: maxSummaryStates, MaxMS: 1 << 30})
 			w.budget.Depth = 0 // every call is applied through its callee's summary
 			w.acc = &sumAcc{store: store}
-			for _, f := range byID {
-				w.funcs[f.ID] = f
-			}
 			for k := range ready {
-				one, err := w.component(comps[k], byID, r, fileHash, models, succ)
+				one, err := w.component(comps[k], r, fileHash, models, succ)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -454,13 +456,13 @@ func (s *sumStore) hash(id string) uint64 {
 
 // component summarises one strongly connected component, or takes its
 // stored summaries when its input is unchanged.
-func (w *walker) component(comp []string, byID map[string]*Func, r Revision, fileHash map[string]uint64, models uint64, succ func(string) []string) (SummaryStats, error) {
+func (w *walker) component(comp []string, r Revision, fileHash map[string]uint64, models uint64, succ func(string) []string) (SummaryStats, error) {
 	var st SummaryStats
 	if err := w.ctx.Err(); err != nil {
 		return st, err
 	}
 	store := w.acc.store
-	in := componentInput(comp, byID, r, fileHash, store, models)
+	in := componentInput(comp, r, fileHash, store, models)
 	st.Functions = len(comp)
 	if reused := reuse(comp, in, r.Prev); reused != nil {
 		for i, id := range comp {
@@ -468,6 +470,20 @@ func (w *walker) component(comp []string, byID map[string]*Func, r Revision, fil
 		}
 		st.Reused = len(comp)
 		return st, nil
+	}
+	byID := map[string]*Func{}
+	var members []string
+	for _, id := range comp {
+		if f := w.fn(id); f != nil {
+			byID[id] = f
+			members = append(members, id)
+		}
+	}
+	clear(w.cuts) // a callee not lowered, noted while loading
+	comp = members
+	st.Functions = len(comp)
+	if len(comp) == 0 {
+		return st, w.err
 	}
 	recursive := len(comp) > 1 || slices.Contains(succ(comp[0]), comp[0])
 	if recursive {
@@ -543,15 +559,14 @@ func reuse(comp []string, in uint64, prev func(string) *Summary) []*Summary {
 // componentInput fingerprints what comp's summaries depend on: the models,
 // each member's id and its file's lowering, its call edges, and the
 // summaries of the callees outside comp (done, in store).
-func componentInput(comp []string, byID map[string]*Func, r Revision, fileHash map[string]uint64, store *sumStore, models uint64) uint64 {
+func componentInput(comp []string, r Revision, fileHash map[string]uint64, store *sumStore, models uint64) uint64 {
 	h := fnv.New64a()
 	var buf []byte
 	buf = binary.LittleEndian.AppendUint64(buf, models)
 	for _, id := range comp {
-		f := byID[id]
 		buf = append(buf, id...)
 		buf = append(buf, 0)
-		buf = binary.LittleEndian.AppendUint64(buf, fileHash[f.Path])
+		buf = binary.LittleEndian.AppendUint64(buf, fileHash[r.Path(id)])
 		ls := slices.Clone(r.Callees(id))
 		slices.SortFunc(ls, compareLinks)
 		for _, l := range ls {

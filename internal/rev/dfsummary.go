@@ -12,7 +12,6 @@ package rev
 import (
 	"context"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -56,6 +55,7 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 
 	defsByPath := map[string][]fact.Node{}
 	byID := make(map[string]*fact.Node, len(nodes))
+	pathOf := map[string]string{}
 	for i := range nodes {
 		n := &nodes[i]
 		byID[n.ID] = n
@@ -68,18 +68,20 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	files := decodeAll(paths, irs, defsByPath)
-	funcs := map[string]*dataflow.Func{}
-	var all []*dataflow.Func
+	callees, callers := summaryLinks(nodes, edges, byID)
+	// only a function something calls has its summary applied: a top level
+	// or a function nothing calls needs none
+	var ids []string
 	for _, p := range paths {
-		for _, f := range files[p] {
-			f.Prepare()
-			funcs[f.ID] = f
-			all = append(all, f)
+		for _, d := range defsByPath[p] {
+			pathOf[d.ID] = p
+			if len(callers[d.ID]) > 0 {
+				ids = append(ids, d.ID)
+			}
 		}
 	}
+	lz := &lazyFiles{irs: irs, defs: defsByPath, files: map[string][]*dataflow.Func{}}
 
-	callees, callers := summaryLinks(nodes, edges, byID)
 	includes := map[string][]dataflow.Include{}
 	for i := range edges {
 		e := &edges[i]
@@ -95,20 +97,32 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 	}
 	env := dataflow.Env{
 		Models: models,
-		Func:   func(_ context.Context, id string) (*dataflow.Func, error) { return funcs[id], nil },
+		Func: func(_ context.Context, id string) (*dataflow.Func, error) {
+			p, ok := pathOf[id]
+			if n := byID[id]; !ok && n != nil {
+				p = n.Path
+			}
+			for _, f := range lz.get(p) {
+				if f.ID == id {
+					return f, nil
+				}
+			}
+			return nil, nil
+		},
 		Callees: func(_ context.Context, id string) ([]dataflow.Link, error) {
 			return callees[id], nil
 		},
 		Callers: func(_ context.Context, id string) ([]dataflow.Link, error) {
 			return callers[id], nil
 		},
-		Siblings: func(_ context.Context, f *dataflow.Func) ([]*dataflow.Func, error) { return files[f.Path], nil },
-		File:     func(_ context.Context, p string) ([]*dataflow.Func, error) { return files[p], nil },
+		Siblings: func(_ context.Context, f *dataflow.Func) ([]*dataflow.Func, error) { return lz.get(f.Path), nil },
+		File:     func(_ context.Context, p string) ([]*dataflow.Func, error) { return lz.get(p), nil },
 		Includes: func(_ context.Context, p string) ([]dataflow.Include, error) { return includes[p], nil },
 	}
 	prev := parentSummaries(ctx, parentGraph, fp)
 	sums, st, err := dataflow.Summarize(ctx, dataflow.Revision{
-		Env: env, Funcs: all,
+		Env: env, IDs: ids,
+		Path:    func(id string) string { return pathOf[id] },
 		Callees: func(id string) []dataflow.Link { return callees[id] },
 		File:    func(p string) []byte { return irs[p] },
 		Prev: func(id string) *dataflow.Summary {
@@ -118,49 +132,58 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make(map[string][]byte, len(paths))
-	for _, p := range paths {
-		var ids []string
-		for _, f := range files[p] {
-			ids = append(ids, f.ID)
-		}
-		if len(ids) > 0 {
-			out[p] = dataflow.EncodeSummaries(fp, ids, sums)
+	byPath := map[string][]string{}
+	for _, id := range ids {
+		if sums[id] != nil {
+			byPath[pathOf[id]] = append(byPath[pathOf[id]], id)
 		}
 	}
+	out := make(map[string][]byte, len(byPath))
+	for p, ids := range byPath {
+		out[p] = dataflow.EncodeSummaries(fp, ids, sums)
+	}
 	info := &SummaryInfo{Functions: st.Functions, Reused: st.Reused, Components: st.Components, Capped: st.Capped, MS: time.Since(start).Milliseconds()}
-	opts.Logger.Info("data-flow summaries", "functions", st.Functions, "reused", st.Reused, "recursive", st.Components, "capped", st.Capped, "ms", info.MS)
+	opts.Logger.Info("data-flow summaries", "functions", st.Functions, "reused", st.Reused, "recursive", st.Components, "capped", st.Capped, "files decoded", lz.decoded, "ms", info.MS)
 	return out, info, nil
 }
 
-// decodeAll decodes and names the lowering of every path, on every core.
-func decodeAll(paths []string, irs map[string][]byte, defs map[string][]fact.Node) map[string][]*dataflow.Func {
-	out := make(map[string][]*dataflow.Func, len(paths))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan string)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range next {
-				fs, err := dataflow.Decode(irs[p])
-				if err != nil || len(fs) == 0 {
-					continue // a query lowers such a file from its snapshot; no summary for it
-				}
-				dataflow.NameFuncs(fs, fact.FileNodeID(p), dataflow.DefsOf(defs[p]))
-				mu.Lock()
-				out[p] = fs
-				mu.Unlock()
-			}
-		}()
+// lazyFiles decodes and names a file's stored lowering the first time a
+// summary walk asks for it, and keeps it for the rest of the pass: files
+// without a called function are never decoded.
+type lazyFiles struct {
+	irs     map[string][]byte
+	defs    map[string][]fact.Node
+	mu      sync.Mutex
+	files   map[string][]*dataflow.Func
+	decoded int
+}
+
+func (l *lazyFiles) get(path string) []*dataflow.Func {
+	l.mu.Lock()
+	fs, ok := l.files[path]
+	l.mu.Unlock()
+	if ok {
+		return fs
 	}
-	for _, p := range paths {
-		next <- p
+	b, ok := l.irs[path]
+	if ok {
+		var err error
+		if fs, err = dataflow.Decode(b); err != nil {
+			fs = nil // a query lowers such a file from its snapshot; no summary for it
+		}
+		dataflow.NameFuncs(fs, fact.FileNodeID(path), dataflow.DefsOf(l.defs[path]))
+		for _, f := range fs {
+			f.Prepare()
+		}
 	}
-	close(next)
-	wg.Wait()
-	return out
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if prev, ok := l.files[path]; ok { // decoded meanwhile by another walker
+		return prev
+	}
+	l.files[path] = fs
+	l.decoded++
+	return fs
 }
 
 // summaryLinks returns the links a query follows, by caller and by callee:
