@@ -67,8 +67,8 @@ func run(project, binary string, calls int, ops []string) error {
 		return fmt.Errorf("no functions to ask about")
 	}
 	fmt.Printf("%d calls per operation over %d functions, one new `ragraf mcp` per operation\n\n", calls, len(ids))
-	fmt.Println("| op | p50 ms | p95 ms | max ms | first half p95 | second half p95 | truncated | server VmHWM MB |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| op | p50 ms | p95 ms | max ms | first half p95 | second half p95 | truncated | found | complete | with a depth cut | server VmHWM MB |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, op := range ops {
 		if err := timeOp(ctx, project, binary, op, ids, calls); err != nil {
 			return err
@@ -90,7 +90,7 @@ func timeOp(ctx context.Context, project, binary, op string, ids []string, calls
 	defer cs.Close()
 	tool := "ragraf_" + strings.TrimSuffix(op, "-data")
 	var times []time.Duration
-	truncated := 0
+	truncated, found, complete, depth := 0, 0, 0, 0
 	for i := 0; i < calls; i++ {
 		id := ids[i%len(ids)]
 		var args string
@@ -117,24 +117,44 @@ func timeOp(ctx context.Context, project, binary, op string, ids []string, calls
 		}
 		var env struct {
 			Result struct {
-				Truncated bool `json:"truncated"`
+				Truncated bool       `json:"truncated"`
+				Found     bool       `json:"found"`
+				Complete  bool       `json:"complete"`
+				Cuts      []cutPoint `json:"cut_points"`
 				Data      struct {
 					Cuts []string `json:"cuts"`
 				} `json:"data"`
 			} `json:"result"`
 		}
+		tc, ok := res.Content[0].(*mcp.TextContent)
+		if !ok || json.Unmarshal([]byte(tc.Text), &env) != nil {
+			continue
+		}
 		// impact's data block counts when a budget stopped it, not when its
 		// list was cut at the limit
-		if tc, ok := res.Content[0].(*mcp.TextContent); ok && json.Unmarshal([]byte(tc.Text), &env) == nil &&
-			(env.Result.Truncated || slices.Contains(env.Result.Data.Cuts, "budget") || slices.Contains(env.Result.Data.Cuts, "budget: memory")) {
+		if env.Result.Truncated || slices.Contains(env.Result.Data.Cuts, "budget") || slices.Contains(env.Result.Data.Cuts, "budget: memory") {
 			truncated++
+		}
+		if env.Result.Found {
+			found++
+		}
+		if env.Result.Complete {
+			complete++
+		}
+		if slices.ContainsFunc(env.Result.Cuts, func(c cutPoint) bool { return c.Reason == "depth" }) {
+			depth++
 		}
 	}
 	hwm := peak(cmd.Process.Pid)
 	half := len(times) / 2
-	fmt.Printf("| `%s` | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.0f |\n", op, pct(times, 0.5), pct(times, 0.95), pct(times, 1),
-		pct(times[:half], 0.95), pct(times[half:], 0.95), truncated, hwm)
+	fmt.Printf("| `%s` | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %d | %d | %d | %.0f |\n", op, pct(times, 0.5), pct(times, 0.95), pct(times, 1),
+		pct(times[:half], 0.95), pct(times[half:], 0.95), truncated, found, complete, depth, hwm)
 	return nil
+}
+
+// cutPoint is one of a slice's or flow's cut points.
+type cutPoint struct {
+	Reason string `json:"reason"`
 }
 
 // pct is the q-quantile of ts in milliseconds (q 1: the maximum).
