@@ -112,7 +112,7 @@ dataflow:
 embeddings:
   # Embedding model for vector search (search modes semantic and hybrid,
   # similar). "static:project", the default, trains a small model on the
-  # project at index time (no files needed; about 12 % more build CPU on
+  # project at index time (no files needed; about 21 % more build CPU on
   # WordPress, and "ragraf reindex --commit" reuses the previous revision's
   # model while few symbols changed; its measured quality is in
   # docs/accuracy.md). "none" (or "", as earlier versions of this file wrote)
