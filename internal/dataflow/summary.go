@@ -619,9 +619,13 @@ func compareLinks(a, b Link) int {
 	return 0
 }
 
+// outputHash fingerprints what s says, not what it was made from (Input):
+// a caller's input changes only when its callee's summary does.
 func outputHash(s *Summary) uint64 {
+	c := *s
+	c.Input = 0
 	h := fnv.New64a()
-	h.Write(encodeSummary(nil, "", s))
+	h.Write(encodeSummary(nil, "", &c))
 	return h.Sum64()
 }
 

@@ -110,13 +110,13 @@ func contentDigests(gc graph.Content, chunks []fact.TextChunk) *rowDigests {
 	return &d
 }
 
-// digestMagic starts rows.digest, followed by six key -> digest maps (codec.go).
-const digestMagic = "ragraf row digests 1\n"
+// digestMagic starts rows.digest, followed by seven key -> digest maps (codec.go).
+const digestMagic = "ragraf row digests 2\n"
 
 // writeDigests writes rows.digest into a revision directory.
 func writeDigests(dir string, d *rowDigests) error {
 	e := &encoder{buf: []byte(digestMagic)}
-	for _, m := range []map[string]uint64{d.Graph.Files, d.Graph.Nodes, d.Graph.Edges, d.Graph.Unresolved, d.Lex.Chunks, d.Lex.Symbols} {
+	for _, m := range []map[string]uint64{d.Graph.Files, d.Graph.Nodes, d.Graph.Edges, d.Graph.Unresolved, d.Graph.Summaries, d.Lex.Chunks, d.Lex.Symbols} {
 		appendDigestMap(e, m)
 	}
 	return os.WriteFile(filepath.Join(dir, DigestFile), e.buf, 0o644)
@@ -130,7 +130,7 @@ func readDigests(dir string) *rowDigests {
 	}
 	dec := &decoder{b: b[len(digestMagic):]}
 	g, l := &graph.Digests{}, &lexvec.Digests{}
-	for _, m := range []*map[string]uint64{&g.Files, &g.Nodes, &g.Edges, &g.Unresolved, &l.Chunks, &l.Symbols} {
+	for _, m := range []*map[string]uint64{&g.Files, &g.Nodes, &g.Edges, &g.Unresolved, &g.Summaries, &l.Chunks, &l.Symbols} {
 		*m = decodeDigestMap(dec)
 	}
 	if dec.err != nil || len(dec.b) != 0 {

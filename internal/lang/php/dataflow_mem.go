@@ -9,6 +9,7 @@
 package php
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/dataflow"
@@ -323,11 +324,22 @@ func (l *lowering) readVarVar(n *sitter.Node) []src {
 	}
 	l.note("variable variable")
 	out := withKind(l.children(n), dataflow.Assign)
-	for v, ds := range l.env {
-		for _, d := range ds {
+	for _, v := range l.vars() {
+		for _, d := range l.env[v] {
 			out = append(out, src{from: d, kind: dataflow.Assign, v: v})
 		}
 	}
+	return out
+}
+
+// vars returns the variables with a definition, sorted: a lowering that
+// reads them all is the same bytes on every run (FT-13).
+func (l *lowering) vars() []string {
+	out := make([]string, 0, len(l.env))
+	for v := range l.env {
+		out = append(out, v)
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -392,8 +404,8 @@ func (l *lowering) memCall(name string, argNodes []*sitter.Node, args []int, res
 			}
 		}
 		if !known {
-			for _, ds := range l.env {
-				for _, d := range ds {
+			for _, v := range l.vars() {
+				for _, d := range l.env[v] {
 					add(d)
 				}
 			}

@@ -41,6 +41,9 @@ type UpdateStats struct {
 // next Update knows what the parent holds without reading it.
 type Digests struct {
 	Files, Nodes, Edges, Unresolved map[string]uint64
+	// Summaries fingerprint the dfsummary rows by path apart from the
+	// file rows: a callee's change rewrites a caller's summaries only
+	Summaries map[string]uint64
 }
 
 // ContentDigests fingerprints the rows c writes.
@@ -50,17 +53,22 @@ func ContentDigests(c Content) *Digests {
 		Edges: make(map[string]uint64, len(c.Edges)), Unresolved: make(map[string]uint64, len(c.Unresolved)),
 	}
 	for _, f := range c.Files {
-		var snap, ir, sum []byte
+		var snap, ir []byte
 		if c.Snapshot != nil {
 			snap = c.Snapshot(f.Path)
 		}
 		if c.Dataflow != nil {
 			ir = c.Dataflow(f.Path)
 		}
+		d.Files[f.Path] = fileDigest(&f, snap, ir)
 		if c.Summary != nil {
-			sum = c.Summary(f.Path)
+			if b := c.Summary(f.Path); b != nil {
+				if d.Summaries == nil {
+					d.Summaries = map[string]uint64{}
+				}
+				d.Summaries[f.Path] = blobDigest(b)
+			}
 		}
-		d.Files[f.Path] = fileDigest(&f, snap, ir, sum)
 	}
 	for i := range c.Nodes {
 		d.Nodes[c.Nodes[i].ID] = nodeDigest(&c.Nodes[i])
@@ -101,17 +109,16 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 		u.prev = prev
 	}
 
-	// files, snapshots, lowered functions and summaries, fingerprinted
-	// together: a file whose row, indexed content (the same bytes redacted
-	// by another ragraf), lowering or summaries (a callee's changed) changed
-	// gets all four again
+	// files, snapshots and lowered functions, fingerprinted together: a
+	// file whose row, indexed content (the same bytes redacted by another
+	// ragraf) or lowering changed gets all three again
 	changed, err := u.sync("file", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Files }), next.Files,
-		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content, d.ir, m.sum FROM file f LEFT JOIN snapshot s ON s.path = f.path LEFT JOIN dataflow d ON d.path = f.path LEFT JOIN dfsummary m ON m.path = f.path`,
+		`SELECT f.path, f.lang, f.status, f.reason, f.size, f.lines, f.hash, f.mtime, s.content, d.ir FROM file f LEFT JOIN snapshot s ON s.path = f.path LEFT JOIN dataflow d ON d.path = f.path`,
 		func(rows *sql.Rows) (string, uint64, error) {
 			var f File
-			var snap, ir, sum []byte
-			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap, &ir, &sum)
-			return f.Path, fileDigest(&f, snap, ir, sum), err
+			var snap, ir []byte
+			err := rows.Scan(&f.Path, &f.Lang, &f.Status, &f.Reason, &f.Size, &f.Lines, &f.Hash, &f.MTime, &snap, &ir)
+			return f.Path, fileDigest(&f, snap, ir), err
 		})
 	if err != nil {
 		return st, err
@@ -142,16 +149,6 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 				}
 			}
 		}
-		if err := u.exec(`DELETE FROM dfsummary WHERE path = ?`, f.Path); err != nil {
-			return st, err
-		}
-		if c.Summary != nil {
-			if b := c.Summary(f.Path); b != nil {
-				if err := u.exec(`INSERT INTO dfsummary(path, sum) VALUES (?, ?)`, f.Path, b); err != nil {
-					return st, err
-				}
-			}
-		}
 	}
 	for p := range u.gone {
 		if err := u.exec(`DELETE FROM snapshot WHERE path = ?`, p); err != nil {
@@ -160,7 +157,26 @@ func Update(ctx context.Context, path string, c Content, prev, next *Digests) (U
 		if err := u.exec(`DELETE FROM dataflow WHERE path = ?`, p); err != nil {
 			return st, err
 		}
-		if err := u.exec(`DELETE FROM dfsummary WHERE path = ?`, p); err != nil {
+	}
+
+	// summaries, apart: a file's change rewrites the summaries of the
+	// files whose functions call it only where they changed
+	want := next.Summaries
+	if want == nil {
+		want = map[string]uint64{}
+	}
+	changed, err = u.sync("dfsummary", "path", u.prevOf(func(d *Digests) map[string]uint64 { return d.Summaries }), want,
+		`SELECT path, sum FROM dfsummary`, func(rows *sql.Rows) (string, uint64, error) {
+			var p string
+			var b []byte
+			err := rows.Scan(&p, &b)
+			return p, blobDigest(b), err
+		})
+	if err != nil {
+		return st, err
+	}
+	for p := range changed {
+		if err := u.exec(`INSERT OR REPLACE INTO dfsummary(path, sum) VALUES (?, ?)`, p, c.Summary(p)); err != nil {
 			return st, err
 		}
 	}
@@ -362,9 +378,16 @@ func (u *updater) sync(table, keyCol string, prev, want map[string]uint64, query
 // The digests below fingerprint a row's columns as stored, in column order
 // (rowhash: FNV-1a over the fields joined by NUL).
 
-// fileDigest fingerprints a file row with its snapshot, lowered functions
-// and summaries (nil when none is kept).
-func fileDigest(f *File, snapshot, ir, sum []byte) uint64 {
+// blobDigest fingerprints a row of one blob (a file's summaries).
+func blobDigest(b []byte) uint64 {
+	h := rowhash.New()
+	h.Bytes(b)
+	return h.Sum()
+}
+
+// fileDigest fingerprints a file row with its snapshot and lowered functions
+// (nil when none is kept).
+func fileDigest(f *File, snapshot, ir []byte) uint64 {
 	h := rowhash.New()
 	h.Str(f.Lang)
 	h.Str(f.Status)
@@ -379,10 +402,6 @@ func fileDigest(f *File, snapshot, ir, sum []byte) uint64 {
 	if ir != nil {
 		h.Str("dataflow")
 		h.Bytes(ir)
-	}
-	if sum != nil {
-		h.Str("dfsummary")
-		h.Bytes(sum)
 	}
 	return h.Sum()
 }
