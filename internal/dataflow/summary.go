@@ -59,9 +59,9 @@ type RetSummary struct {
 	Open    bool      // it also depends on what a summary does not follow
 }
 
-// Summary edge kind: an argument reaches the call's value (forwards) or the
-// call's value comes from an argument (backwards) by the callee's summary,
-// whose body the walk did not enter.
+// SummaryEdge is the edge kind of a step by a callee's summary, whose body
+// the walk did not enter: an argument reaches the call's value (forwards),
+// or the call's value comes from an argument (backwards).
 const SummaryEdge EdgeKind = "summary"
 
 // maxRounds caps the fixpoint inside one strongly connected component: at
