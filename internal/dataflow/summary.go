@@ -183,6 +183,7 @@ func (w *walker) paramSummary(f *Func, p int) ParamSummary {
 		if n.Loc.Kind == Arg || n.Loc.Kind == Output {
 			w.sinksAt(f, i)
 		}
+		w.lateOpen(f, n)
 		switch n.Kind {
 		case "return":
 			ps.Return = true
@@ -221,6 +222,15 @@ func (w *walker) paramSummary(f *Func, p int) ParamSummary {
 	return ps
 }
 
+// lateOpen makes the walk open at an argument or value of a `static::`
+// call: a query also follows the overrides late static binding may run
+// (the facade adds those links), which the build's links do not hold.
+func (w *walker) lateOpen(f *Func, n *Node) {
+	if n.Call >= 0 && (n.Kind == "arg" || n.Kind == "call") && strings.EqualFold(f.Calls[n.Call].Receiver, "static") {
+		w.acc.open = true
+	}
+}
+
 func edgeConf(e edge) float64 {
 	if e.confidence <= 0 {
 		return 1
@@ -248,6 +258,7 @@ func (w *walker) retSummary(f *Func) RetSummary {
 		if n.Loc.Kind == Superglobal || n.Loc.Kind == CallResult {
 			w.sourcesAt(f, i)
 		}
+		w.lateOpen(f, n)
 		if n.Kind == "param" {
 			if pos := f.paramPos(i); pos >= 0 {
 				params[pos] = max(params[pos], conf[i])

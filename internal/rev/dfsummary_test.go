@@ -89,3 +89,18 @@ func TestNFR3_ReindexRecomputesOnlyChangedSummaries(t *testing.T) {
 		t.Errorf("functions %d then %d, want the 5 called ones (inner, outer, ping, pong, keep)", first.Summaries.Functions, second.Summaries.Functions)
 	}
 }
+
+// TestFT43_LateStaticCallLeavesSummaryOpen: a summary does not claim what a
+// `static::` call does, since a query also follows the overrides late static
+// binding may run, which the build's links do not hold.
+func TestFT43_LateStaticCallLeavesSummaryOpen(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"a.php": "<?php\nclass A {\n  static function run($v) { return static::make($v); }\n  static function make($v) { return 1; }\n}\n" +
+			"class B extends A {\n  static function make($v) { return $v; }\n}\necho B::run($_GET['x']);\n",
+	})
+	info := build(t, root, config.Default(), 0)
+	s := summaryOf(t, root, info.Rev, "run")
+	if !s.Params[0].Open || !s.Ret.Open {
+		t.Errorf("run's summary %+v: want its parameter and return open past the static:: call", *s)
+	}
+}
