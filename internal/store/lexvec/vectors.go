@@ -223,17 +223,9 @@ func updateVectors(ctx context.Context, tx *sql.Tx, v *Vectors) (written, delete
 // it has), Index()ed, without symbol vectors; nil when the revision has no
 // vectors.
 func (s *Store) WordVectors(ctx context.Context, words []string) (*Vectors, error) {
-	var model, dim sql.NullString
-	err := s.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'vector_model'), (SELECT value FROM meta WHERE key = 'vector_dim')`).Scan(&model, &dim)
-	if err != nil {
+	v, err := s.vectorMeta(ctx)
+	if v == nil || err != nil {
 		return nil, err
-	}
-	if !model.Valid {
-		return nil, nil
-	}
-	v := &Vectors{Model: model.String}
-	if v.Dim, err = strconv.Atoi(dim.String); err != nil || v.Dim <= 0 {
-		return nil, fmt.Errorf("%s: bad vector_dim %q", s.path, dim.String)
 	}
 	words = slices.Compact(slices.Sorted(slices.Values(words)))
 	for start := 0; start < len(words); start += 500 {
@@ -246,29 +238,51 @@ func (s *Store) WordVectors(ctx context.Context, words []string) (*Vectors, erro
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var w string
-			var wt float64
-			var b []byte
-			if err := rows.Scan(&w, &wt, &b); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if len(b) != 4*v.Dim {
-				rows.Close()
-				return nil, fmt.Errorf("%s: word vector of %d bytes, not %d dimensions", s.path, len(b), v.Dim)
-			}
-			v.Words = append(v.Words, w)
-			v.WordWeights = append(v.WordWeights, float32(wt))
-			v.WordVecs = unblob(b, v.WordVecs)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := s.appendWords(v, rows); err != nil {
 			return nil, err
 		}
 	}
 	v.Index()
 	return v, nil
+}
+
+// vectorMeta returns an empty Vectors with the stored model and
+// dimension; nil when the revision has no vectors.
+func (s *Store) vectorMeta(ctx context.Context) (*Vectors, error) {
+	var model, dim sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'vector_model'), (SELECT value FROM meta WHERE key = 'vector_dim')`).Scan(&model, &dim)
+	if err != nil {
+		return nil, err
+	}
+	if !model.Valid {
+		return nil, nil
+	}
+	v := &Vectors{Model: model.String}
+	if v.Dim, err = strconv.Atoi(dim.String); err != nil || v.Dim <= 0 {
+		return nil, fmt.Errorf("%s: bad vector_dim %q", s.path, dim.String)
+	}
+	return v, nil
+}
+
+// appendWords appends the word rows (word, weight, v) of rows to v and
+// closes rows.
+func (s *Store) appendWords(v *Vectors, rows *sql.Rows) error {
+	defer rows.Close()
+	for rows.Next() {
+		var w string
+		var wt float64
+		var b []byte
+		if err := rows.Scan(&w, &wt, &b); err != nil {
+			return err
+		}
+		if len(b) != 4*v.Dim {
+			return fmt.Errorf("%s: word vector of %d bytes, not %d dimensions", s.path, len(b), v.Dim)
+		}
+		v.Words = append(v.Words, w)
+		v.WordWeights = append(v.WordWeights, float32(wt))
+		v.WordVecs = unblob(b, v.WordVecs)
+	}
+	return rows.Err()
 }
 
 // ChunksByID returns the chunks with the given ids, by id.
@@ -304,36 +318,15 @@ func (s *Store) Vectors(ctx context.Context) (*Vectors, error) {
 }
 
 func (s *Store) readVectors(ctx context.Context) (*Vectors, error) {
-	var model, dim sql.NullString
-	err := s.db.QueryRowContext(ctx, `SELECT (SELECT value FROM meta WHERE key = 'vector_model'), (SELECT value FROM meta WHERE key = 'vector_dim')`).Scan(&model, &dim)
-	if err != nil {
+	v, err := s.vectorMeta(ctx)
+	if v == nil || err != nil {
 		return nil, err
-	}
-	if !model.Valid {
-		return nil, nil
-	}
-	v := &Vectors{Model: model.String}
-	if v.Dim, err = strconv.Atoi(dim.String); err != nil || v.Dim <= 0 {
-		return nil, fmt.Errorf("%s: bad vector_dim %q", s.path, dim.String)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT word, weight, v FROM word_vector ORDER BY word`)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var w string
-		var wt float64
-		var b []byte
-		if err := rows.Scan(&w, &wt, &b); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		v.Words = append(v.Words, w)
-		v.WordWeights = append(v.WordWeights, float32(wt))
-		v.WordVecs = unblob(b, v.WordVecs)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := s.appendWords(v, rows); err != nil {
 		return nil, err
 	}
 	rows, err = s.db.QueryContext(ctx, `SELECT id, v FROM symbol_vector ORDER BY id`)
