@@ -176,9 +176,8 @@ func (w *walker) paramSummary(f *Func, p int) ParamSummary {
 	conf := w.acc.marks(len(f.Nodes))
 	conf[p] = 1
 	queue := append(w.acc.queue[:0], p)
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
+	for k := 0; k < len(queue); k++ {
+		i := queue[k]
 		n := &f.Nodes[i]
 		if n.Loc.Kind == Arg || n.Loc.Kind == Output {
 			w.sinksAt(f, i)
@@ -197,29 +196,43 @@ func (w *walker) paramSummary(f *Func, p int) ParamSummary {
 			w.acc.stores[n.Loc.Name] = true
 			w.acc.open = true
 		}
-		s := state{fn: f.ID, node: i}
-		if w.hasGlobal(f, s, true) {
-			w.acc.open = true
-		}
-		for _, e := range w.forward(s) {
-			if e.to.fn != f.ID || e.to.ncs != 0 || e.to.node < 0 {
-				w.acc.open = true
-				continue
-			}
-			if conf[e.to.node] > 0 {
-				continue
-			}
-			if !w.tick() {
-				break
-			}
-			conf[e.to.node] = conf[i] * edgeConf(e)
-			queue = append(queue, e.to.node)
-		}
+		queue = w.inside(f, i, true, conf, queue)
 	}
-	w.acc.queue = queue
+	w.acc.queue = queue[:0]
 	ps.Open = w.acc.open || w.stopped || len(w.cuts) > 0
 	ps.Stores, ps.Sinks = setList(w.acc.stores), setList(w.acc.sinks)
 	return ps
+}
+
+// inside queues the nodes of f that node i's moves (forwards or backwards)
+// reach first, each with the confidence of the way there (conf); a move that
+// leaves f, or a global, makes the walked value open.
+func (w *walker) inside(f *Func, i int, forward bool, conf []float64, queue []int) []int {
+	s := state{fn: f.ID, node: i}
+	if w.hasGlobal(f, s, forward) {
+		w.acc.open = true
+	}
+	var es []edge
+	if forward {
+		es = w.forward(s)
+	} else {
+		es = w.backward(s)
+	}
+	for _, e := range es {
+		if e.to.fn != f.ID || e.to.ncs != 0 || e.to.node < 0 {
+			w.acc.open = true
+			continue
+		}
+		if conf[e.to.node] > 0 {
+			continue
+		}
+		if !w.tick() {
+			break
+		}
+		conf[e.to.node] = conf[i] * edgeConf(e)
+		queue = append(queue, e.to.node)
+	}
+	return queue
 }
 
 // lateOpen makes the walk open at an argument or value of a `static::`
@@ -251,9 +264,8 @@ func (w *walker) retSummary(f *Func) RetSummary {
 		}
 	}
 	params := make([]float64, len(f.Params))
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
+	for k := 0; k < len(queue); k++ {
+		i := queue[k]
 		n := &f.Nodes[i]
 		if n.Loc.Kind == Superglobal || n.Loc.Kind == CallResult {
 			w.sourcesAt(f, i)
@@ -265,26 +277,9 @@ func (w *walker) retSummary(f *Func) RetSummary {
 			}
 			continue
 		}
-		s := state{fn: f.ID, node: i}
-		if w.hasGlobal(f, s, false) {
-			w.acc.open = true
-		}
-		for _, e := range w.backward(s) {
-			if e.to.fn != f.ID || e.to.ncs != 0 || e.to.node < 0 {
-				w.acc.open = true
-				continue
-			}
-			if conf[e.to.node] > 0 {
-				continue
-			}
-			if !w.tick() {
-				break
-			}
-			conf[e.to.node] = conf[i] * edgeConf(e)
-			queue = append(queue, e.to.node)
-		}
+		queue = w.inside(f, i, false, conf, queue)
 	}
-	w.acc.queue = queue
+	w.acc.queue = queue[:0]
 	for pos, c := range params {
 		if c > 0 {
 			rs.Params = append(rs.Params, pos)

@@ -13,7 +13,6 @@ import (
 	"context"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -55,7 +54,6 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 
 	defsByPath := map[string][]fact.Node{}
 	byID := make(map[string]*fact.Node, len(nodes))
-	pathOf := map[string]string{}
 	for i := range nodes {
 		n := &nodes[i]
 		byID[n.ID] = n
@@ -71,10 +69,15 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 	callees, callers := summaryLinks(nodes, edges, byID)
 	// only a function something calls has its summary applied: a top level
 	// or a function nothing calls needs none
+	pathOf := func(id string) string {
+		if n := byID[id]; n != nil {
+			return n.Path
+		}
+		return ""
+	}
 	var ids []string
 	for _, p := range paths {
 		for _, d := range defsByPath[p] {
-			pathOf[d.ID] = p
 			if len(callers[d.ID]) > 0 {
 				ids = append(ids, d.ID)
 			}
@@ -98,11 +101,7 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 	env := dataflow.Env{
 		Models: models,
 		Func: func(_ context.Context, id string) (*dataflow.Func, error) {
-			p, ok := pathOf[id]
-			if n := byID[id]; !ok && n != nil {
-				p = n.Path
-			}
-			for _, f := range lz.get(p) {
+			for _, f := range lz.get(pathOf(id)) {
 				if f.ID == id {
 					return f, nil
 				}
@@ -122,7 +121,7 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 	prev := parentSummaries(ctx, parentGraph, fp)
 	sums, st, err := dataflow.Summarize(ctx, dataflow.Revision{
 		Env: env, IDs: ids,
-		Path:    func(id string) string { return pathOf[id] },
+		Path:    pathOf,
 		Callees: func(id string) []dataflow.Link { return callees[id] },
 		File:    func(p string) []byte { return irs[p] },
 		Prev: func(id string) *dataflow.Summary {
@@ -135,7 +134,7 @@ func summaries(ctx context.Context, opts Options, irs map[string][]byte, nodes [
 	byPath := map[string][]string{}
 	for _, id := range ids {
 		if sums[id] != nil {
-			byPath[pathOf[id]] = append(byPath[pathOf[id]], id)
+			byPath[pathOf(id)] = append(byPath[pathOf(id)], id)
 		}
 	}
 	out := make(map[string][]byte, len(byPath))
@@ -272,7 +271,7 @@ func parentSummaries(ctx context.Context, path string, models uint64) map[string
 
 // parentGraphPath is the parent revision's graph.sqlite, "" when none.
 func parentGraphPath(root, parent string) string {
-	if parent == "" || strings.TrimSpace(parent) == "" {
+	if parent == "" {
 		return ""
 	}
 	return filepath.Join(Layout{Root: root}.Rev(parent), GraphDB)
