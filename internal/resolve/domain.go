@@ -9,6 +9,7 @@ package resolve
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,6 +114,7 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 			l.handles(ref)
 		}
 	}
+	l.deriveTables()
 	for i := range in.Mentions {
 		l.mention(&in.Mentions[i])
 	}
@@ -164,14 +166,24 @@ type domainLinker struct {
 	// typeOf maps a column renamed without a definition (RENAME COLUMN) to
 	// the column it renames, whose type it keeps
 	typeOf map[int]int
+	// missing holds, per table key no schema source declares, the table
+	// references naming it and their edge kinds (deriveTables)
+	missing map[string][]missingUse
+}
+
+// missingUse is a reference to a table no schema source declares.
+type missingUse struct {
+	ref  *fact.Ref
+	kind fact.EdgeKind
 }
 
 func newDomainLinker(in DomainInput) *domainLinker {
-	l := &domainLinker{in: in, nodes: in.Nodes, tables: map[string][]int{}, colsOf: map[string][]int{},
+	l := &domainLinker{in: in, nodes: slices.Clip(in.Nodes), tables: map[string][]int{}, colsOf: map[string][]int{},
 		byQName: map[string][]int{}, bySuffix: map[string][]int{}, methods: map[string][]int{},
 		files: map[string]int{}, handlers: map[string][]*fact.Ref{}, hooks: map[string][]*fact.Ref{},
 		commands: map[string][]int{}, supers: map[string][]string{}}
 	l.merged, l.applied, l.typeOf = map[string][]int{}, map[string]bool{}, map[int]int{}
+	l.missing = map[string][]missingUse{}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		switch n.Kind {
@@ -267,6 +279,10 @@ const inferredConfidence = 0.9
 func (l *domainLinker) table(ref *fact.Ref, kind fact.EdgeKind) {
 	ids := l.tables[l.tableKey(ref.Name)]
 	if len(ids) == 0 {
+		if k := l.tableKey(ref.Name); validTableName(k) {
+			l.missing[k] = append(l.missing[k], missingUse{ref, kind})
+			return
+		}
 		l.unresolved(ref, ref.Name, "table not in any schema source")
 		return
 	}

@@ -52,6 +52,9 @@ type Input struct {
 type Output struct {
 	Edges      []fact.Edge
 	Unresolved []fact.Unresolved
+	// Nodes are the nodes a linker adds (Domain: the tables queries name
+	// that no schema source declares).
+	Nodes []fact.Node
 	// Meta holds graph meta entries (key MetaResolution).
 	Meta map[string]string
 }

@@ -111,6 +111,7 @@ func linkDomain(ctx context.Context, opts Options, results []fileResult, nodes [
 		opts.Logger.Error("linking the domain", "err", err)
 		return nodes, *out
 	}
+	nodes = append(nodes, dom.Nodes...)
 	out.Edges = append(out.Edges, dom.Edges...)
 	// one statement naming a table twice (select and update) is one
 	// unresolved row: the build's dedupUnresolved keeps one
