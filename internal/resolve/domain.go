@@ -533,7 +533,7 @@ func (l *domainLinker) mergeAlterations() {
 		var bases, alters []int
 		for _, i := range l.tables[k] {
 			n := &l.nodes[i]
-			if n.Props["source"] != "sql_file" {
+			if !migrationSources[n.Props["source"]] {
 				continue
 			}
 			if n.Props[sqlschema.PropPartial] == "true" {
@@ -606,6 +606,12 @@ func (l *domainLinker) mergeAlterations() {
 			l.merged[base] = cols
 		}
 	}
+}
+
+// migrationSources are the schema sources that run in path order, one
+// creating a table and the later ones altering it.
+var migrationSources = map[string]bool{
+	"sql_file": true, "doctrine_migration": true, "laravel_migration": true, "phinx_migration": true,
 }
 
 // conflicts compares the definitions of each table across sources. A source

@@ -61,6 +61,7 @@ func (d *domainWalker) blueprint(n *sitter.Node, method string, pos []*sitter.No
 		}
 		d.blueprintStatement(&t, st.NamedChild(0), param)
 	}
+	t.Partial = method == "table"
 	s := sqlschema.Schema{Tables: []sqlschema.Table{t}}
 	before := len(d.nodes)
 	d.schema(s, "laravel_migration")
@@ -127,6 +128,17 @@ func (d *domainWalker) blueprintStatement(t *sqlschema.Table, e *sitter.Node, pa
 		}
 		return
 	case "dropcolumn":
+		for _, a := range args {
+			if a.Kind() == "array_creation_expression" {
+				for _, el := range namedOf(a, "array_element_initializer") {
+					if cn, ok := d.literal(el.NamedChild(el.NamedChildCount() - 1)); ok {
+						t.Dropped = append(t.Dropped, sqlschema.Dropped{Column: cn, Line: ln})
+					}
+				}
+			} else if cn, ok := d.literal(a); ok {
+				t.Dropped = append(t.Dropped, sqlschema.Dropped{Column: cn, Line: ln})
+			}
+		}
 		return
 	}
 	typ, ok := blueprintTypes[m]
@@ -225,7 +237,7 @@ func (d *domainWalker) phinx(n *sitter.Node, pos []*sitter.Node) bool {
 		return false
 	}
 	t := sqlschema.Table{Name: name, Path: d.path, Line: line(n.StartPosition()), EndLine: endLine(n)}
-	add := func(c *sitter.Node) {
+	d.tableCalls(n, func(c *sitter.Node) {
 		if d.callName(c) != "addcolumn" {
 			return
 		}
@@ -262,39 +274,190 @@ func (d *domainWalker) phinx(n *sitter.Node, pos []*sitter.Node) bool {
 			}
 		}
 		t.Columns = append(t.Columns, col)
-	}
-	for p := n.Parent(); p != nil && p.Kind() == "member_call_expression"; p = p.Parent() {
-		add(p)
-	}
-	if p := n.Parent(); p != nil && p.Kind() == "assignment_expression" {
-		if l := p.ChildByFieldName("left"); l != nil && l.Kind() == "variable_name" {
-			v := d.text(l)
-			var scope *sitter.Node
-			for s := p.Parent(); s != nil; s = s.Parent() {
-				if s.Kind() == "method_declaration" || s.Kind() == "function_definition" {
-					scope = s
-					break
-				}
-			}
-			if scope != nil {
-				scope.Descendants(func(x *sitter.Node) bool {
-					if x.Kind() == "member_call_expression" && x.StartByte() > p.EndByte() {
-						if recv, calls := d.chain(x); recv == v && len(calls) > 0 && calls[len(calls)-1].Id() == x.Id() {
-							for _, c := range calls {
-								add(c)
-							}
-							return false
-						}
-					}
-					return true
-				})
-			}
-		}
-	}
+	})
 	if len(t.Columns) == 0 {
 		return false
 	}
 	t.Columns = append([]sqlschema.Column{{Name: "id", Type: "int", Key: "PRI", Line: t.Line}}, t.Columns...)
 	d.schema(sqlschema.Schema{Tables: []sqlschema.Table{t}}, "phinx_migration")
 	return false
+}
+
+// tableCalls calls add for each method called on the table object n
+// returns: the calls chained on n, and when n is assigned to a variable,
+// the chains on that variable later in the same function.
+func (d *domainWalker) tableCalls(n *sitter.Node, add func(c *sitter.Node)) {
+	for p := n.Parent(); p != nil && p.Kind() == "member_call_expression"; p = p.Parent() {
+		add(p)
+	}
+	p := n.Parent()
+	if p == nil || p.Kind() != "assignment_expression" {
+		return
+	}
+	l := p.ChildByFieldName("left")
+	if l == nil || l.Kind() != "variable_name" {
+		return
+	}
+	v := d.text(l)
+	var scope *sitter.Node
+	for s := p.Parent(); s != nil; s = s.Parent() {
+		if s.Kind() == "method_declaration" || s.Kind() == "function_definition" {
+			scope = s
+			break
+		}
+	}
+	if scope == nil {
+		return
+	}
+	reassigned := false
+	scope.Descendants(func(x *sitter.Node) bool {
+		if reassigned {
+			return false
+		}
+		if x.Kind() == "assignment_expression" && x.StartByte() > p.EndByte() {
+			if l := x.ChildByFieldName("left"); l != nil && d.text(l) == v {
+				reassigned = true // the variable holds another table from here on
+				return false
+			}
+		}
+		if x.Kind() == "member_call_expression" && x.StartByte() > p.EndByte() {
+			if recv, calls := d.chain(x); recv == v && len(calls) > 0 && calls[len(calls)-1].Id() == x.Id() {
+				for _, c := range calls {
+					add(c)
+				}
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// doctrineTypes maps Doctrine DBAL type names to SQL types.
+var doctrineTypes = map[string]string{
+	"string": "varchar", "ascii_string": "varchar", "text": "text", "guid": "char(36)", "integer": "int",
+	"smallint": "smallint", "bigint": "bigint", "boolean": "tinyint(1)", "decimal": "decimal", "float": "double",
+	"date": "date", "date_immutable": "date", "datetime": "datetime", "datetime_immutable": "datetime",
+	"datetimetz": "datetime", "datetimetz_immutable": "datetime", "time": "time", "time_immutable": "time",
+	"json": "json", "array": "longtext", "simple_array": "longtext", "object": "longtext", "binary": "varbinary",
+	"blob": "blob", "dateinterval": "varchar(255)",
+}
+
+// doctrineType maps a Doctrine type name (a literal or a Types:: constant)
+// to a SQL type, with the length option applied to strings.
+func doctrineType(name string, length string) string {
+	n := strings.ToLower(name)
+	if i := strings.LastIndex(n, "::"); i >= 0 {
+		n = n[i+2:]
+	}
+	typ, ok := doctrineTypes[n]
+	if !ok {
+		return n
+	}
+	if typ == "varchar" || typ == "varbinary" {
+		if length == "" {
+			length = "255"
+		}
+		typ += "(" + length + ")"
+	}
+	return typ
+}
+
+// doctrineSchema reads Doctrine's Schema API in migrations:
+// $schema->createTable('t') and $schema->getTable('t') with their
+// addColumn/dropColumn/setPrimaryKey calls, chained or through a variable.
+// getTable only alters a table, so its node is partial.
+func (d *domainWalker) doctrineSchema(n *sitter.Node, method string, pos []*sitter.Node) bool {
+	name, ok := d.literal(pos[0])
+	if !ok {
+		return false
+	}
+	t := sqlschema.Table{Name: name, Path: d.path, Line: line(n.StartPosition()), EndLine: endLine(n), Partial: method == "gettable"}
+	d.tableCalls(n, func(c *sitter.Node) {
+		args, _ := d.args(c)
+		ln := line(c.StartPosition())
+		switch d.callName(c) {
+		case "addcolumn", "modifycolumn", "changecolumn":
+			if len(args) < 1 {
+				return
+			}
+			cn, ok := d.literal(args[0])
+			if !ok {
+				return
+			}
+			typName := ""
+			if len(args) > 1 {
+				if s, ok := d.literal(args[1]); ok {
+					typName = s
+				} else {
+					typName = d.text(args[1])
+				}
+			}
+			col := sqlschema.Column{Name: cn, Line: ln}
+			length := ""
+			if len(args) > 2 && args[2].Kind() == "array_creation_expression" {
+				for _, el := range namedOf(args[2], "array_element_initializer") {
+					if el.NamedChildCount() != 2 {
+						continue
+					}
+					k, _ := d.literal(el.NamedChild(0))
+					v := d.text(el.NamedChild(1))
+					switch strings.ToLower(k) {
+					case "notnull":
+						col.Nullable = strings.EqualFold(v, "false")
+					case "length":
+						if _, err := strconv.Atoi(v); err == nil {
+							length = v
+						}
+					case "default":
+						if s, ok := d.literal(el.NamedChild(1)); ok {
+							v = s
+						}
+						col.Default = &v
+					case "autoincrement":
+						if strings.EqualFold(v, "true") {
+							col.Key = "PRI"
+						}
+					}
+				}
+			}
+			if typName != "" {
+				col.Type = doctrineType(typName, length)
+			}
+			if i := columnIndex(&t, cn); i >= 0 {
+				t.Columns[i] = col
+				return
+			}
+			t.Columns = append(t.Columns, col)
+		case "dropcolumn":
+			if len(args) > 0 {
+				if cn, ok := d.literal(args[0]); ok {
+					t.Dropped = append(t.Dropped, sqlschema.Dropped{Column: cn, Line: ln})
+				}
+			}
+		case "setprimarykey":
+			if len(args) > 0 && args[0].Kind() == "array_creation_expression" {
+				for _, el := range namedOf(args[0], "array_element_initializer") {
+					if cn, ok := d.literal(el.NamedChild(el.NamedChildCount() - 1)); ok {
+						if i := columnIndex(&t, cn); i >= 0 {
+							t.Columns[i].Key = "PRI"
+						}
+					}
+				}
+			}
+		}
+	})
+	if t.Partial && len(t.Columns) == 0 && len(t.Dropped) == 0 {
+		return false
+	}
+	d.schema(sqlschema.Schema{Tables: []sqlschema.Table{t}}, "doctrine_migration")
+	return false
+}
+
+func columnIndex(t *sqlschema.Table, name string) int {
+	for i := range t.Columns {
+		if strings.EqualFold(t.Columns[i].Name, name) {
+			return i
+		}
+	}
+	return -1
 }

@@ -331,6 +331,8 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 		return false
 	case method == "table" && recv == "$this" && len(pos) >= 1 && d.isMigration():
 		return d.phinx(n, pos)
+	case (method == "createtable" || method == "gettable") && len(pos) >= 1 && strings.HasSuffix(strings.ToLower(recv), "schema"):
+		return d.doctrineSchema(n, method, pos)
 	}
 	if routeReceiver.MatchString(recv) {
 		return d.routeCall(n, method, pos, named, d.routerFramework())
