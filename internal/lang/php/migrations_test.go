@@ -49,7 +49,6 @@ func schemaFacts(t *testing.T, file string) []string {
 	return got
 }
 
-
 // TestTablesFromApplicationCode_DoctrineSchemaAPI: a Doctrine migration
 // written with the Schema API creates and alters tables like SQL does.
 func TestTablesFromApplicationCode_DoctrineSchemaAPI(t *testing.T) {
