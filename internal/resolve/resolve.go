@@ -42,9 +42,10 @@ const Source = "php-resolve"
 // of references resolved stated, derived, unresolved and external (JSON).
 const MetaResolution = "resolution"
 
-// Input is every node and reference of a build.
+// Input is every node of a build and the references of one language.
 type Input struct {
-	Nodes []fact.Node
+	Lang  string      // the language of Refs: it picks the resolver
+	Nodes []fact.Node // of every language
 	Refs  []fact.Ref
 }
 
@@ -82,8 +83,83 @@ const (
 	skip // declaration facts: not counted
 )
 
-// Resolve links in.Refs to in.Nodes.
+// resolvers link the references of one language, by language name (the
+// front end's, package lang); a language without one keeps its references
+// unresolved with that reason.
+var resolvers = map[string]func(context.Context, Input) (Output, error){
+	"php": resolvePHP,
+}
+
+// Resolve links in.Refs to in.Nodes with the resolver of in.Lang.
 func Resolve(ctx context.Context, in Input) (Output, error) {
+	if res, ok := resolvers[in.Lang]; ok {
+		return res(ctx, in)
+	}
+	out := Output{Meta: map[string]string{}}
+	for i := range in.Refs {
+		ref := &in.Refs[i]
+		out.Unresolved = append(out.Unresolved, fact.Unresolved{
+			ID: unresolvedID(ref, ref.Name), Kind: ref.Kind, Name: ref.Name, From: ref.From, Path: ref.Path, Line: ref.Line,
+			Reason: "no resolver for language " + in.Lang,
+		})
+	}
+	return out, ctx.Err()
+}
+
+// Merge joins the outputs of several languages' resolutions: edges and
+// unresolved references in the order given, the resolution counts summed by
+// reference kind.
+func Merge(outs ...Output) (Output, error) {
+	if len(outs) == 1 {
+		return outs[0], nil
+	}
+	m := Output{Meta: map[string]string{}}
+	stats := map[fact.RefKind]*KindStats{}
+	for _, o := range outs {
+		m.Edges = append(m.Edges, o.Edges...)
+		m.Unresolved = append(m.Unresolved, o.Unresolved...)
+		for k, v := range o.Meta {
+			if k != MetaResolution {
+				m.Meta[k] = v
+				continue
+			}
+			var st map[fact.RefKind]*KindStats
+			if err := json.Unmarshal([]byte(v), &st); err != nil {
+				return Output{}, err
+			}
+			for kind, s := range st {
+				if t := stats[kind]; t != nil {
+					t.Total, t.Stated, t.Derived = t.Total+s.Total, t.Stated+s.Stated, t.Derived+s.Derived
+					t.Unresolved, t.External = t.Unresolved+s.Unresolved, t.External+s.External
+					t.shares()
+				} else {
+					stats[kind] = s
+				}
+			}
+		}
+	}
+	if len(stats) > 0 {
+		b, err := json.Marshal(stats)
+		if err != nil {
+			return Output{}, err
+		}
+		m.Meta[MetaResolution] = string(b)
+	}
+	sort.Slice(m.Unresolved, func(i, j int) bool { return m.Unresolved[i].ID < m.Unresolved[j].ID })
+	return m, nil
+}
+
+// shares sets the shares of s from its counts.
+func (s *KindStats) shares() {
+	if n := s.Total - s.External; n > 0 {
+		s.StatedPct = round3(float64(s.Stated) / float64(n))
+		s.DerivedPct = round3(float64(s.Derived) / float64(n))
+		s.UnresPct = round3(float64(s.Unresolved) / float64(n))
+	}
+}
+
+// resolvePHP links the references of PHP files.
+func resolvePHP(ctx context.Context, in Input) (Output, error) {
 	r := newResolver(in.Nodes)
 	r.declare(in.Refs)
 	r.hierarchyEdges()
@@ -130,11 +206,7 @@ func Resolve(ctx context.Context, in Input) (Output, error) {
 		}
 	}
 	for _, s := range stats {
-		if n := s.Total - s.External; n > 0 {
-			s.StatedPct = round3(float64(s.Stated) / float64(n))
-			s.DerivedPct = round3(float64(s.Derived) / float64(n))
-			s.UnresPct = round3(float64(s.Unresolved) / float64(n))
-		}
+		s.shares()
 	}
 	b, err := json.Marshal(stats) // map keys are sorted by encoding/json
 	if err != nil {
@@ -294,10 +366,15 @@ func (r *resolver) assignedProp(desc string) string {
 // unresolvedRef records a reference that names nothing known.
 func (r *resolver) unresolvedRef(ref *fact.Ref, name, reason string) outcome {
 	r.out.Unresolved = append(r.out.Unresolved, fact.Unresolved{
-		ID:   "u" + fact.Hash(string(ref.Kind), ref.From, name, ref.Path, strconv.Itoa(ref.Line), strconv.Itoa(ref.Col)),
+		ID:   unresolvedID(ref, name),
 		Kind: ref.Kind, Name: name, From: ref.From, Path: ref.Path, Line: ref.Line, Reason: reason,
 	})
 	return unresolved
+}
+
+// unresolvedID is the id of ref's unresolved row, name the name it reports.
+func unresolvedID(ref *fact.Ref, name string) string {
+	return "u" + fact.Hash(string(ref.Kind), ref.From, name, ref.Path, strconv.Itoa(ref.Line), strconv.Itoa(ref.Col))
 }
 
 // heuristicConfidence is the confidence of a calls_heuristic edge to one of n

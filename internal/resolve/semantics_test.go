@@ -52,6 +52,7 @@ func fixture(t *testing.T, dir string) (Input, Output) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	in.Lang = "php"
 	out, err := Resolve(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

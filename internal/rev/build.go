@@ -32,8 +32,9 @@ import (
 	"github.com/ragraf/ragraf/internal/dataflow"
 	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/extract/docs"
-	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/lang"
+	"github.com/ragraf/ragraf/internal/lang/all"
 	"github.com/ragraf/ragraf/internal/lang/php"
 	"github.com/ragraf/ragraf/internal/resolve"
 	"github.com/ragraf/ragraf/internal/secrets"
@@ -180,22 +181,18 @@ func extractAll(ctx context.Context, opts Options, cache extractCache, files []c
 	})
 	for w := 0; w < opts.Parallelism; w++ {
 		g.Go(func() error {
-			var x *php.Extractor
+			parsers := map[string]lang.Parser{} // by language, made on first use
 			defer func() {
-				if x != nil {
-					x.Close()
+				for _, p := range parsers {
+					p.Close()
 				}
 			}()
 			for i := range next {
-				if x == nil && files[i].Lang == "php" && files[i].Status == corpus.Pending {
-					var err error
-					if x, err = php.New(); err != nil {
-						return err
-					}
-					x.SetBudget(php.Budget{MaxMS: opts.Config.MaxFileMS, MaxBytes: opts.Config.MaxFileMemoryMB << 20})
-					x.SetDataflow(opts.Config.DataFlow.Enabled, opts.Config.DataFlow.MaxFunctionLines)
+				p, err := parserFor(opts, parsers, files[i])
+				if err != nil {
+					return err
 				}
-				r, hit, err := extractCached(gctx, opts, cache, files[i], x)
+				r, hit, err := extractCached(gctx, opts, cache, files[i], p)
 				if err != nil {
 					return err
 				}
@@ -214,9 +211,72 @@ func extractAll(ctx context.Context, opts Options, cache extractCache, files []c
 	return results, int(reused.Load()), nil
 }
 
+// resolveByLang resolves the references of each language with its resolver
+// (package resolve dispatches by language), in language order; refs are the
+// results' references in result order.
+func resolveByLang(ctx context.Context, results []fileResult, nodes []fact.Node, refs []fact.Ref) (resolve.Output, error) {
+	byLang := map[string][]fact.Ref{}
+	for i := range results {
+		if len(results[i].refs) > 0 {
+			l := results[i].row.Lang
+			byLang[l] = append(byLang[l], results[i].refs...)
+		}
+	}
+	if len(byLang) <= 1 {
+		// one language: its references are refs, in the same order
+		l := php.Lang
+		for k := range byLang {
+			l = k
+		}
+		return resolve.Resolve(ctx, resolve.Input{Lang: l, Nodes: nodes, Refs: refs})
+	}
+	var outs []resolve.Output
+	for _, l := range slices.Sorted(maps.Keys(byLang)) {
+		o, err := resolve.Resolve(ctx, resolve.Input{Lang: l, Nodes: nodes, Refs: byLang[l]})
+		if err != nil {
+			return resolve.Output{}, err
+		}
+		outs = append(outs, o)
+	}
+	return resolve.Merge(outs...)
+}
+
+// frontEnds are the language front ends a build extracts with.
+var frontEnds = all.Registry()
+
+// parserFor returns the worker's parser for f's language, making it on first
+// use; nil when the file is not pending or its language has no front end.
+func parserFor(opts Options, parsers map[string]lang.Parser, f corpus.File) (lang.Parser, error) {
+	if f.Status != corpus.Pending {
+		return nil, nil
+	}
+	if p, ok := parsers[f.Lang]; ok {
+		return p, nil
+	}
+	fe, ok := frontEnds[f.Lang]
+	if !ok {
+		return nil, nil
+	}
+	p, err := fe.New(frontEndOptions(opts.Config))
+	if err != nil {
+		return nil, err
+	}
+	parsers[f.Lang] = p
+	return p, nil
+}
+
+// frontEndOptions are the settings of cfg a front end reads.
+func frontEndOptions(cfg config.Config) lang.Options {
+	return lang.Options{
+		ChunkTokens: cfg.ChunkBudget, TablePrefixes: cfg.Database.TablePrefixes,
+		MaxFileMS: cfg.MaxFileMS, MaxFileBytes: cfg.MaxFileMemoryMB << 20,
+		Dataflow: cfg.DataFlow.Enabled, DataflowLines: cfg.DataFlow.MaxFunctionLines,
+	}
+}
+
 // extractOne reads, redacts and extracts one file. A file that cannot be read
 // or that makes an extractor fail becomes a `failed` row; it never disappears.
-func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extractor) (res fileResult, err error) {
+func extractOne(ctx context.Context, opts Options, f corpus.File, p lang.Parser) (res fileResult, err error) {
 	res.row = graph.File{Path: f.Path, Lang: f.Lang, Status: string(f.Status), Reason: f.Reason, Size: f.Size, MTime: f.ModTime}
 	if f.Status == corpus.Skipped {
 		return res, nil
@@ -245,42 +305,28 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, x *php.Extract
 			err = nil
 		}
 	}()
-	switch f.Lang {
-	case "php":
-		r, xerr := x.File(ctx, f.Path, data)
-		if xerr != nil {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			res.row.Status, res.row.Reason = string(corpus.Failed), xerr.Error()
-			return res, nil
+	if p == nil {
+		// a language with no front end keeps its file row and snapshot
+		return res, nil
+	}
+	r, xerr := p.File(ctx, f.Path, data)
+	if xerr != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
 		}
-		res.nodes = append(res.nodes, r.Nodes...)
-		res.edges = append(res.edges, r.Edges...)
-		res.chunks = append(res.chunks, r.Chunks...)
-		res.refs = append(res.refs, r.Refs...)
-		if r.Dataflow != nil {
-			res.dataflow = dataflow.Encode(r.Dataflow)
-		}
-		res.addDomain(r.Domain)
-		if r.Partial {
-			res.row.Status, res.row.Reason = string(corpus.Partial), r.Error
-		}
-	case "markdown":
-		r := docs.ExtractWith(f.Path, data, docs.Options{ChunkTokens: opts.Config.ChunkBudget, TablePrefixes: opts.Config.Database.TablePrefixes})
-		res.adopt(r.Nodes, r.Edges)
-		res.chunks = append(res.chunks, r.Chunks...)
-		res.mentions = append(res.mentions, r.Mentions...)
-	case "sql":
-		schema, problems := sqlschema.Parse(f.Path, data, sqlschema.Options{Source: "sql_file", TablePrefixes: opts.Config.Database.TablePrefixes})
-		nodes, edges := schema.Facts()
-		res.adopt(nodes, edges)
-		if len(problems) > 0 {
-			res.row.Status = string(corpus.Partial)
-			res.row.Reason = fmt.Sprintf("%d unparseable SQL statements; first at line %d: %s", len(problems), problems[0].Line, problems[0].Msg)
-		}
-	default:
-		// a language with no extractor yet keeps its file row and snapshot
+		res.row.Status, res.row.Reason = string(corpus.Failed), xerr.Error()
+		return res, nil
+	}
+	res.adopt(r.Nodes, r.Edges)
+	res.chunks = append(res.chunks, r.Chunks...)
+	res.refs = append(res.refs, r.Refs...)
+	res.mentions = append(res.mentions, r.Mentions...)
+	if r.Dataflow != nil {
+		res.dataflow = dataflow.Encode(r.Dataflow)
+	}
+	res.addDomain(r.Domain)
+	if r.Partial {
+		res.row.Status, res.row.Reason = string(corpus.Partial), r.Reason
 	}
 	if reason := res.uniqueIDs(); reason != "" {
 		res.row.Reason = joinReason(res.row.Reason, reason)
@@ -421,7 +467,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		defer close(linked)
 		domNodes, dom = linkDomain(ctx, opts, results, nodes, refs)
 	}()
-	resolved, err := resolve.Resolve(ctx, resolve.Input{Nodes: nodes, Refs: refs})
+	resolved, err := resolveByLang(ctx, results, nodes, refs)
 	<-linked
 	if err != nil {
 		return err

@@ -29,7 +29,7 @@ import (
 	"github.com/ragraf/ragraf/internal/corpus"
 	"github.com/ragraf/ragraf/internal/extract/docs"
 	"github.com/ragraf/ragraf/internal/fact"
-	"github.com/ragraf/ragraf/internal/lang/php"
+	"github.com/ragraf/ragraf/internal/lang"
 	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
@@ -147,15 +147,15 @@ func packHeader(b []byte) (cacheHeader, *decoder, bool) {
 
 // extractCached returns the cached result for f's current content, or
 // extracts it; reused tells which.
-func extractCached(ctx context.Context, opts Options, cache extractCache, f corpus.File, x *php.Extractor) (r fileResult, reused bool, err error) {
+func extractCached(ctx context.Context, opts Options, cache extractCache, f corpus.File, p lang.Parser) (r fileResult, reused bool, err error) {
 	e := cache[f.Path]
 	if f.Status == corpus.Skipped || e == nil {
-		r, err = extractOne(ctx, opts, f, x)
+		r, err = extractOne(ctx, opts, f, p)
 		return r, false, err
 	}
 	c, err := corpus.Read(filepath.Join(opts.Root, filepath.FromSlash(f.Path)))
 	if err != nil || c.Binary || c.Hash != e.Row.Hash {
-		r, err = extractOne(ctx, opts, f, x)
+		r, err = extractOne(ctx, opts, f, p)
 		return r, false, err
 	}
 	row := e.Row

@@ -20,7 +20,7 @@ import (
 	"github.com/ragraf/ragraf/internal/extract/routes"
 	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/fact"
-	"github.com/ragraf/ragraf/internal/lang/php"
+	"github.com/ragraf/ragraf/internal/lang"
 	"github.com/ragraf/ragraf/internal/resolve"
 	"github.com/ragraf/ragraf/internal/secrets"
 )
@@ -43,7 +43,7 @@ type DBSourceStatus struct {
 const dbReadTimeout = 20 * time.Second
 
 // addDomain adds the domain facts of one PHP file to its result.
-func (r *fileResult) addDomain(d php.Domain) {
+func (r *fileResult) addDomain(d lang.Domain) {
 	r.nodes = append(r.nodes, d.Nodes...)
 	r.edges = append(r.edges, d.Edges...)
 	r.refs = append(r.refs, d.Refs...)

@@ -16,6 +16,7 @@ import (
 	"github.com/ragraf/ragraf/internal/extract/sqlschema"
 	"github.com/ragraf/ragraf/internal/extract/sqltext"
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/lang"
 )
 
 // Reference kinds of the domain walk. They carry facts resolve turns into
@@ -47,11 +48,7 @@ const SQLSource = "php-sql"
 // Domain is what the domain walk finds in one file: table, column and entry
 // point nodes (below the file), their edges, and the references above. It
 // is kept apart from the declarations in Result.Nodes.
-type Domain struct {
-	Nodes []fact.Node
-	Edges []fact.Edge
-	Refs  []fact.Ref
-}
+type Domain = lang.Domain
 
 // addDomain fills res.Domain.
 func (res *Result) addDomain(path string, src []byte, root *sitter.Node, clk *clock) {

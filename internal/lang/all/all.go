@@ -1,0 +1,19 @@
+// Package all is the registry of every language front end. A new language is
+// a folder under internal/lang with a lang.FrontEnd, and one line here.
+package all
+
+import (
+	"github.com/ragraf/ragraf/internal/lang"
+	"github.com/ragraf/ragraf/internal/lang/markdown"
+	"github.com/ragraf/ragraf/internal/lang/php"
+	"github.com/ragraf/ragraf/internal/lang/sql"
+)
+
+// Registry returns the front ends by language name.
+func Registry() lang.Registry {
+	return lang.NewRegistry(
+		php.FrontEnd{},
+		markdown.FrontEnd{},
+		sql.FrontEnd{},
+	)
+}

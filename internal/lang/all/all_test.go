@@ -1,0 +1,54 @@
+package all
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/lang"
+)
+
+// TestFrontEnd_RegistryReadsEachLanguage: every registered front end reads a
+// file of its language through the interface alone, declarations with their
+// ranges, and answers under its own name.
+func TestFrontEnd_RegistryReadsEachLanguage(t *testing.T) {
+	files := map[string]struct {
+		path, src  string
+		kind       fact.NodeKind
+		start, end int
+	}{
+		"php":      {"a.php", "<?php\nclass A {\n  function m() {}\n}\n", fact.Class, 2, 4},
+		"markdown": {"a.md", "# Title\n\nText.\n", fact.Doc, 1, 3},
+		"sql":      {"a.sql", "CREATE TABLE t (id INT);\n", fact.Table, 1, 1},
+	}
+	reg := Registry()
+	if len(reg) != len(files) {
+		t.Fatalf("registry has %d front ends, the test knows %d", len(reg), len(files))
+	}
+	for name, fe := range reg {
+		if fe.Name() != name {
+			t.Errorf("front end under %q calls itself %q", name, fe.Name())
+		}
+		f, ok := files[name]
+		if !ok {
+			t.Errorf("no test file for %q", name)
+			continue
+		}
+		p, err := fe.New(lang.Options{ChunkTokens: 512})
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts, err := p.File(context.Background(), f.path, []byte(f.src))
+		p.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		found := false
+		for _, n := range facts.Nodes {
+			found = found || n.Kind == f.kind && n.StartLine == f.start && n.EndLine == f.end
+		}
+		if !found || facts.Partial {
+			t.Errorf("%s: no %s node with its range in %+v (partial %v %s)", name, f.kind, facts.Nodes, facts.Partial, facts.Reason)
+		}
+	}
+}
