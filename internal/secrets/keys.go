@@ -56,7 +56,7 @@ func classify(name []byte) strength {
 		return notSecret
 	}
 	segs[len(segs)-1] = last
-	if strongLast[last] {
+	if strongLast[last] || len(segs) == 1 && gluedStrong(last) {
 		return strong
 	}
 	if last == "key" && len(segs) > 1 && strongKeyPrefix[segs[len(segs)-2]] {
@@ -76,6 +76,35 @@ var qualifiers = map[string]bool{
 	"dev": true, "development": true, "test": true, "testing": true, "staging": true, "live": true,
 	"local": true, "default": true, "fallback": true, "primary": true, "secondary": true, "backup": true,
 	"value": true, "val": true, "plain": true, "raw": true, "enc": true, "encrypted": true, "env": true,
+	// which access or which server: DB_PASSWORD_RO, SMTP_PASSWORD_ADMIN
+	"ro": true, "rw": true, "readonly": true, "readwrite": true, "read": true, "write": true, "reader": true,
+	"writer": true, "admin": true, "root": true, "master": true, "replica": true, "slave": true, "main": true,
+	"alt": true, "tmp": true, "temp": true, "orig": true, "original": true, "stage": true, "qa": true, "uat": true,
+	"ci": true, "sandbox": true, "demo": true, "internal": true, "external": true, "override": true,
+	"custom": true, "b64": true, "base64": true, "hex": true, "str": true,
+}
+
+// gluedStrongWords end one-word names that glue a service to a strong
+// word: PGPASSWORD, MYSQLPASSWORD, smtppass, clientsecret, bottoken. Only
+// the prefixes of gluedPrefixes count: resetpassword and lostpassword name
+// an action.
+var gluedStrongWords = []string{"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey", "key"}
+
+var gluedPrefixes = map[string]bool{
+	"pg": true, "mysql": true, "mssql": true, "db": true, "smtp": true, "mail": true, "ftp": true, "sftp": true,
+	"ssh": true, "ldap": true, "admin": true, "root": true, "client": true, "app": true, "api": true, "auth": true,
+	"access": true, "bot": true, "redis": true, "sql": true, "rds": true, "proxy": true, "master": true,
+	"github": true, "gitlab": true, "slack": true, "aws": true, "oauth": true, "imap": true, "pop": true, "pop3": true,
+	"sa": true, "rabbitmq": true, "amqp": true, "mongo": true, "mongodb": true, "ora": true, "oracle": true,
+}
+
+func gluedStrong(seg string) bool {
+	for _, w := range gluedStrongWords {
+		if p, ok := strings.CutSuffix(seg, w); ok && gluedPrefixes[p] && (w != "key" || p == "api" || p == "app" || p == "auth" || p == "access" || p == "master") {
+			return true
+		}
+	}
+	return false
 }
 
 // qualifier reports a segment that qualifies the segment before it: a word

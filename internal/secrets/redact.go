@@ -110,7 +110,9 @@ var (
 			"npm_", "key-", "shpat_", "shpss_", "shpca_", "hooks.slack.com", "/api/webhooks/").
 		add(gDSN, "://").
 		add(gCall, "define", "env").
-		add(gPos, "pdo", "mysql", "ftp_login", "ldap_bind", "ssh2_auth", "imap_open").
+		add(gToken, "webhook.office.com", "outlook.office", "telegram.org").
+		add(gPos, "pdo", "mysql", "ftp_login", "ldap_bind", "ssh2_auth", "imap_open", "connect", "login",
+			"logon", "curl", "openssl_pkey", "openssl_pkcs12", "hash_hmac", "change_user").
 		add(gSQL, "insert").
 		add(gAssign, "identified")
 	keyWordSet = newWordSet(gAssign, keyWords...)
@@ -118,7 +120,7 @@ var (
 
 var (
 	// tokenRe matches provider tokens recognisable by shape alone.
-	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA)[0-9A-Z]{16}\b|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_\-]{20,}|xox[abpre]-[A-Za-z0-9-]{10,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,}|AIza[0-9A-Za-z_\-]{35}|eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|sk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{32,}|npm_[A-Za-z0-9]{36}|key-[0-9a-f]{32}\b|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32})|hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{8,})|/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})`)
+	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA)[0-9A-Z]{16}\b|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_\-]{20,}|xox[abpre]-[A-Za-z0-9-]{10,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,}|AIza[0-9A-Za-z_\-]{35}|eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|sk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{32,}|npm_[A-Za-z0-9]{36}|key-[0-9a-f]{32}\b|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32})|hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{8,})|/api/webhooks/[0-9]+/([A-Za-z0-9_\-]{20,})|webhook\.office\.com/webhookb2/([A-Za-z0-9@/_\-]{16,})|outlook\.office(?:365)?\.com/webhook/([A-Za-z0-9@/_\-]{16,})|api\.telegram\.org/(?:file/)?bot([0-9]{5,}:[A-Za-z0-9_\-]{20,})`)
 	// dsnRe matches the password of scheme://user:password@host.
 	dsnRe = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@'"]*:([^\s@'"/]+)@`)
 	// callRe matches define('KEY', '...') and env('KEY', '...').
@@ -136,6 +138,8 @@ const maxExpr = 256
 func Redact(src []byte) ([]byte, int) {
 	spans := pemSpans(src, nil)
 	block := -1 // indentation of a secret key whose block scalar follows
+	var table mdTable
+	past := 0 // the end of the furthest span found so far
 	for start := 0; start < len(src); {
 		end := bytes.IndexByte(src[start:], '\n')
 		if end < 0 {
@@ -144,6 +148,10 @@ func Redact(src []byte) ([]byte, int) {
 			end += start
 		}
 		line := src[start:end]
+		if end <= past {
+			start = end + 1 // inside a value already redacted (a heredoc's body)
+			continue
+		}
 		if block >= 0 {
 			// the lines of a YAML block scalar under a secret key
 			if ind := indent(line); ind > block || ind == len(line) {
@@ -155,9 +163,18 @@ func Redact(src []byte) ([]byte, int) {
 			}
 			block = -1
 		}
+		if ind := indent(line); ind < len(line) && line[ind] == '|' {
+			spans = table.row(src, start, end, spans)
+		} else if table.prev != nil || table.secrets != nil {
+			table.reset()
+		}
 		if len(line) > 0 {
 			if g := lineTriggers.groups(line); g != 0 {
+				n := len(spans)
 				spans = scanLine(src, line, g, start, spans)
+				for _, s := range spans[n:] {
+					past = max(past, s.end)
+				}
 				if g&gAssign != 0 {
 					spans = scanJunction(src, line, start, end, spans)
 					block = blockScalar(line)
@@ -251,7 +268,7 @@ func scanLine(src, line []byte, g uint8, base int, spans []span) []span {
 	}
 	if g&gDSN != 0 && bytes.IndexByte(line, '@') >= 0 {
 		for _, m := range dsnRe.FindAllSubmatchIndex(line, -1) {
-			if isSecretValue(strong, line[m[2]:m[3]]) {
+			if isCredential(strong, line[m[2]:m[3]]) {
 				spans = append(spans, span{base + m[2], base + m[3]})
 			}
 		}
@@ -269,10 +286,15 @@ func scanLine(src, line []byte, g uint8, base int, spans []span) []span {
 	if g&gSQL != 0 {
 		spans = scanInsert(src, line, base, spans)
 	}
+	if g&(gPos|gAssign) != 0 {
+		spans = scanCommands(line, base, spans)
+	}
 	if g&gAssign == 0 {
 		return spans
 	}
-	spans = scanAssignments(line, base, spans)
+	spans = hookValues(src, line, base, spans)
+	spans = scanParamTags(line, base, spans)
+	spans = scanAssignments(src, line, base, spans)
 	spans = scanStrings(line, base, spans)
 	spans = scanSQLPassword(line, base, spans)
 	spans = scanMarkup(line, base, spans)
@@ -283,7 +305,7 @@ func scanLine(src, line []byte, g uint8, base int, spans []span) []span {
 		}
 	}
 	if k0, k1, v0, v1, ok := configLine(line); ok {
-		if isSecretValue(classify(line[k0:k1]), line[v0:v1]) {
+		if isCredential(classify(line[k0:k1]), line[v0:v1]) {
 			spans = append(spans, span{base + v0, base + v1})
 		}
 	}
@@ -296,8 +318,9 @@ func scanLine(src, line []byte, g uint8, base int, spans []span) []span {
 // each "=", "=>", ":", ":=", "??" and "?:". line may span lines (a value on
 // the line after its key). Hand-written because a regular expression tried
 // at every offset of every line is the slowest part of Redact.
-func scanAssignments(line []byte, base int, spans []span) []span {
+func scanAssignments(src, line []byte, base int, spans []span) []span {
 	var qs *quotes
+	seen := 0 // the end of the last literal a strong key's expression added
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		if c != '=' && c != ':' && c != '?' {
@@ -339,8 +362,8 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if j >= 0 && (line[j] == ']' || fallback && line[j] == ')') {
 			j--
 		}
-		var closing byte // the quote after a quoted key ('key' => …)
-		if j >= 0 && (line[j] == '\'' || line[j] == '"') {
+		var closing byte // the quote after a quoted key ('key' => …, `user_pass`='v')
+		if j >= 0 && (line[j] == '\'' || line[j] == '"' || line[j] == '`') {
 			closing = line[j]
 			j--
 		}
@@ -356,7 +379,7 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		// a string (`$cookieKey."=".$v`, `__( 'Password:' )`), and what
 		// follows it is code, not a value.
 		opening := byte(0)
-		if j >= 0 && (line[j] == '\'' || line[j] == '"') {
+		if j >= 0 && (line[j] == '\'' || line[j] == '"' || line[j] == '`') {
 			opening = line[j]
 		}
 		if opening == 0 && qs == nil {
@@ -364,6 +387,16 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		}
 		if opening != closing || opening == 0 && qs.in(k0) {
 			continue
+		}
+		if opening == '`' {
+			// `user_pass`='v' inside a string quoted with ": a value
+			// quoted like the string around the key closes that string
+			if qs == nil {
+				qs = newQuotes(line)
+			}
+			if v := skipSpace(line, sepEnd); qs.in(k0) && v < len(line) && line[v] == qs.q {
+				continue
+			}
 		}
 		before := j // the last byte before the key and its quote
 		if opening != 0 {
@@ -380,7 +413,13 @@ func scanAssignments(line []byte, base int, spans []span) []span {
 		if st == strong {
 			// the scan goes on after the separator: a nested array's keys
 			// are keys of their own
-			spans = strongValues(line[:min(len(line), v+maxExpr)], v, base, spans)
+			// a key inside an expression already read ($a = $b = 'v')
+			// finds the same literals: each is judged once
+			n := len(spans)
+			spans = strongValuesFrom(src, base+v, seen, spans)
+			for _, sp := range spans[n:] {
+				seen = max(seen, sp.end)
+			}
 			continue
 		}
 		// A weak key's value: one quoted literal right after the separator.
@@ -416,50 +455,6 @@ func isCaseLabel(line []byte, j int) bool {
 		j--
 	}
 	return j >= 3 && string(line[j-3:j+1]) == "case" && (j < 4 || !isAlnum(line[j-4]))
-}
-
-// strongValues adds every literal of the expression at line[v:] assigned to
-// a strong key: 'a' . 'b', $_ENV['X'] ?? 'v', getenv('X') ?: 'v'. Literals
-// inside brackets and call arguments are subscripts and parameters, not the
-// value; a ternary, ",", ";" or a closing bracket ends the expression.
-func strongValues(line []byte, v, base int, spans []span) []span {
-	depth := 0
-	i := v
-	for i < len(line) {
-		c := line[i]
-		switch {
-		case c == '\'' || c == '"':
-			end := closingQuote(line, i)
-			if end < 0 {
-				return spans
-			}
-			// 'a' . 'b' are parts of the value, but '--password=' . $p
-			// is the text around it
-			if v := line[i+1 : end]; depth == 0 && isSecretValue(strong, v) && !bytes.HasSuffix(v, []byte("=")) && !bytes.HasSuffix(bytes.TrimRight(v, " "), []byte(":")) {
-				spans = append(spans, span{base + i + 1, base + end})
-			}
-			i = end + 1
-			continue
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			if depth == 0 {
-				return spans
-			}
-			depth--
-		case depth > 0:
-		case c == ';' || c == ',' || c == '\n':
-			return spans
-		case c == '?' && (i+1 >= len(line) || line[i+1] != '?' && line[i+1] != ':'):
-			return spans // a ternary: the branches are not one value
-		case c == '?':
-			i++ // ?? and ?: go on to the fallback
-		case c == '/' && i+1 < len(line) && (line[i+1] == '/' || line[i+1] == '*'), c == '#':
-			return spans // a comment to the end of the line
-		}
-		i++
-	}
-	return spans
 }
 
 // closingQuote returns the index of the quote closing the literal that opens
@@ -557,7 +552,7 @@ func addValue(line []byte, m []int, base int, spans []span) []span {
 	if v0 < 0 {
 		return spans
 	}
-	if isSecretValue(classify(line[m[2]:m[3]]), line[v0:v1]) {
+	if isCredential(classify(line[m[2]:m[3]]), line[v0:v1]) {
 		spans = append(spans, span{base + v0, base + v1})
 	}
 	return spans
@@ -633,7 +628,7 @@ var codeName = regexp.MustCompile(`^\\?[A-Za-z_][A-Za-z0-9_]*(?:\\[A-Za-z_][A-Za
 // or a callable on a class whose name says it is code (…Controller, …Handler,
 // …Action, …Command).
 func isCodeName(v []byte) bool {
-	if !codeName.Match(v) {
+	if bytes.IndexAny(v, "\\@:") < 0 || !codeName.Match(v) {
 		return false
 	}
 	if bytes.IndexByte(v, '\\') >= 0 {
@@ -738,6 +733,12 @@ func configLine(line []byte) (k0, k1, v0, v1 int, ok bool) {
 	}
 	v0 = skipSpace(line, i)
 	v1 = len(line)
+	if sep == '=' && v0 == i && k1 == i-1 {
+		// KEY=value cmd: a shell assignment ends at a space
+		if sp := bytes.IndexAny(line[v0:], " \t"); sp >= 0 {
+			v1 = v0 + sp
+		}
+	}
 	for _, c := range [][]byte{[]byte(" #"), []byte("\t#"), []byte(" ;")} {
 		if j := bytes.Index(line[v0:], c); j >= 0 {
 			v1 = min(v1, v0+j)

@@ -106,6 +106,71 @@ func TestFT39_Redact(t *testing.T) {
 	}
 }
 
+// TestFT39_RedactPositional: whatever stands in a credential's position is
+// redacted, whatever it looks like: a word, a name, a value too long for
+// a line's first 256 bytes, a ternary's branches, a heredoc, a hook's value,
+// the password argument of a connection or auth call, a table cell under
+// "password", a command line's password.
+func TestFT39_RedactPositional(t *testing.T) {
+	const R = Placeholder
+	long := strings.Repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 12)
+	tests := []struct{ name, in, want string }{
+		{"long value under a strong key", `'private_key' => '` + long + `',`, `'private_key' => '` + R + `',`},
+		{"long json value", `"client_secret": "` + long + `"`, `"client_secret": "` + R + `"`},
+		{"word-like define", `define('DB_PASSWORD', 'SuperSecret1815');`, `define('DB_PASSWORD', '` + R + `');`},
+		{"word-like token", `$token = 'MyToken960308';`, `$token = '` + R + `';`},
+		{"plain word", `'password' => 'letmein',`, `'password' => '` + R + `',`},
+		{"snake word", `$password = 'admin_pass';`, `$password = '` + R + `';`},
+		{"key word as value", `'mailserver_pass' => 'password',`, `'mailserver_pass' => '` + R + `',`},
+		{"names in a credential's position", `'id_password'    => 'user_pass',`, `'id_password'    => '` + R + `',`},
+		{"ternary", `$password = $prod ? 'Prod1815x' : 'Dev1815x';`, `$password = $prod ? '` + R + `' : '` + R + `';`},
+		{"define ternary", `define('DB_PASSWORD', $prod ? 'Prod1815x' : 'Dev1815x');`, `define('DB_PASSWORD', $prod ? '` + R + `' : '` + R + `');`},
+		{"concatenation on the next line", "$password = 'abc123' .\n    'def456';", "$password = '" + R + "' .\n    '" + R + "';"},
+		{"concatenation led by the operator", "$secret = 'abc123'\n    . 'def456';", "$secret = '" + R + "'\n    . '" + R + "';"},
+		{"wrapped value", `$password = md5('Summer2024');`, `$password = md5('` + R + `');`},
+		{"heredoc", "$secret = <<<EOT\nline-one-9\n  line-two-9\nEOT;\n$x = 'kept';", "$secret = <<<EOT\n" + R + "\n  " + R + "\nEOT;\n$x = 'kept';"},
+		{"nowdoc", "$apiToken = <<<'EOT'\nabc123\nEOT;", "$apiToken = <<<'EOT'\n" + R + "\nEOT;"},
+		{"property hook", "public string $password {\n    get => 'SuperSecret1815';\n}", "public string $password {\n    get => '" + R + "';\n}"},
+		{"property hook on one line", "public string $apiToken { get => 'MyToken960308'; }", "public string $apiToken { get => '" + R + "'; }"},
+		{"getter", "public function getPassword(): string\n{\n    return 'SuperSecret1815';\n}", "public function getPassword(): string\n{\n    return '" + R + "';\n}"},
+		{"suffix ro", `$DB_PASSWORD_RO = 'Secret1815';`, `$DB_PASSWORD_RO = '` + R + `';`},
+		{"define suffix ro", `define('DB_PASSWORD_RO', 'Secret1815');`, `define('DB_PASSWORD_RO', '` + R + `');`},
+		{"glued name", `PGPASSWORD=Secret1815 psql -h db`, `PGPASSWORD=` + R + ` psql -h db`},
+		{"glued name in a string", `exec("PGPASSWORD=Secret1815 pg_dump shop");`, `exec("PGPASSWORD=` + R + ` pg_dump shop");`},
+		{"markdown key-value table", "| key | value |\n|---|---|\n| password | Secret1815 |", "| key | value |\n|---|---|\n| password | " + R + " |"},
+		{"markdown column", "| user | password |\n| --- | --- |\n| admin | `hunter22` |\n| bob | letmein |", "| user | password |\n| --- | --- |\n| admin | `" + R + "` |\n| bob | " + R + " |"},
+		{"markdown bold", "**Password:** Secret1815", "**Password:** " + R},
+		{"markdown bold key", "**Password**: letmein99", "**Password**: " + R},
+		{"html comment", "<!-- password: Secret1815 -->", "<!-- password: " + R + " -->"},
+		{"pass in a comment", "// pass=Secret1815", "// pass=" + R},
+		{"insert set", "INSERT INTO wp_users SET `user_login`='admin', `user_pass`='Secret1815';", "INSERT INTO wp_users SET `user_login`='admin', `user_pass`='" + R + "';"},
+		{"xml parameter", `<parameter key="mailer_password">Secret1815</parameter>`, `<parameter key="mailer_password">` + R + `</parameter>`},
+		{"sshpass", `sshpass -p 'Secret1815' ssh root@host`, `sshpass -p '` + R + `' ssh root@host`},
+		{"curl -u", `curl -u admin:Secret1815 https://example.com/api`, `curl -u admin:` + R + ` https://example.com/api`},
+		{"curl --user in php", `exec("curl --user 'admin:Secret1815' $url");`, `exec("curl --user 'admin:` + R + `' $url");`},
+		{"teams webhook", `$hook = 'https://acme.webhook.office.com/webhookb2/1b2c3d4e-aaaa@5f6a7b8c-bbbb/IncomingWebhook/0123456789abcdef/9f8e7d6c';`,
+			`$hook = 'https://acme.webhook.office.com/webhookb2/` + R + `';`},
+		{"telegram bot", `$url = "https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage";`,
+			`$url = "https://api.telegram.org/bot` + R + `/sendMessage";`},
+		{"redis auth", `$redis->auth('Secret1815');`, `$redis->auth('` + R + `');`},
+		{"oci_connect", `$c = oci_connect('scott', 'Secret1815', 'orcl');`, `$c = oci_connect('scott', '` + R + `', 'orcl');`},
+		{"real_connect", `$db->real_connect('db', 'app', 'Secret1815', 'shop');`, `$db->real_connect('db', 'app', '` + R + `', 'shop');`},
+		{"ssh login", `$ssh->login('root', 'Secret1815');`, `$ssh->login('root', '` + R + `');`},
+		{"hash_hmac key", `hash_hmac('sha256', $body, 'Secret1815');`, `hash_hmac('sha256', $body, '` + R + `');`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, n := Redact([]byte(tt.in))
+			if string(got) != tt.want {
+				t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if n == 0 {
+				t.Errorf("count = 0")
+			}
+		})
+	}
+}
+
 func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
 	for _, in := range []string{
 		`$password = $_POST['password'];`,
@@ -160,7 +225,6 @@ func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
 		` * Pass 'none' to leave div.wp-menu-image empty so an icon can be added via CSS.`,
 		` * @since 4.5.0 Added the ability to pass 'lang' and 'dir' meta data.`,
 		` * "Indicate" validation should pass if value is null.`,
-		`'mailserver_pass'                 => 'password',`,
 		`OR meta_key = 'manageedittagscolumnshidden'`,
 		`<tr id="password" class="user-pass1-wrap">`,
 		`<input name="pass2" type="password" id="pass2" aria-describedby="pass2-desc" />`,
@@ -168,14 +232,10 @@ func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
 		`$this->warning('Unhandled "uuid" atom identified by "'.$atom_structure['uuid_field_id'].'" at offset');`,
 		` * ` + "`root` and the password `password`" + `. All tables will be prefixed with ` + "`sp_`",
 		`$out .= "Authorization: Basic " . base64_encode("$url_parts[user]:$url_parts[pass]") . "\r\n";`,
-		`const USERMETA_KEY_APPLICATION_PASSWORDS = '_application_passwords';`,
-		`$token     = '__PRE__';`,
 		`protected static function flatten_tree( $tree, $prefix = '', $token = '--' ) {`,
 		`$html = str_replace( '<blockquote', "<blockquote data-secret=\"$secret\"", $html );`,
 		`'key'                          => 'application/vnd.apple.keynote',`,
-		`'id_password'    => 'user_pass',`,
 		`header( 'Access-Control-Allow-Credentials: true' );`,
-		`PHP_URL_PASS     => 'pass',`,
 		`Password: PASSWORD`,
 		`private const STORAGE_KEY = 'flashMessages';`,
 		`'MASTER_PASSWORD=\'' . $password . '\',' .`,
@@ -196,6 +256,17 @@ func TestFT39_RedactKeepsOrdinaryCode(t *testing.T) {
 		`case 'password': $field = 'text'; break;`,
 		`__( 'Password', 'default' )`,
 		`$request->input('password', 'fallback_name');`,
+		// positions that hold no credential
+		"| Field | Type | Description |\n|---|---|---|\n| password | string | The user's password |",
+		"<!-- the password field -->",
+		`$auth = auth('web');`,
+		`$user = Auth::login($user);`,
+		`$password = $hidden ? $a : $b;`,
+		`$token = $request->bearerToken() ?? '';`,
+		"// Pass the token to the next call.",
+		"**Password:** the one you chose",
+		`const INVALID_TOKEN = 'passwords.token';`,
+		`'password' => 'FTP_PASS',`,
 	} {
 		got, n := Redact([]byte(in))
 		if string(got) != in || n != 0 {
@@ -296,5 +367,22 @@ define( 'DB_PASSWORD', 'hunter2' );
 	b.SetBytes(int64(src.Len()))
 	for b.Loop() {
 		Redact(src.Bytes())
+	}
+}
+
+// BenchmarkRedactAdversarial redacts 256 KB lines that repeat a key and its
+// separator, a heredoc, a table row or a hook: each must stay far from
+// quadratic.
+func BenchmarkRedactAdversarial(b *testing.B) {
+	for _, unit := range []string{"$password = 'a' . ", "'password' => '", "password=", "$password = '",
+		"$secret = <<<X\n", "| password | x |\n", "$password = md5(", "$password {get => '",
+		"function getPassword() { return '", "x'password'=>'", "$password = $a ?\n", "`user_pass`='"} {
+		in := []byte(strings.Repeat(unit, 256<<10/len(unit)))
+		b.Run(strings.TrimSpace(unit), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				Redact(in)
+			}
+		})
 	}
 }

@@ -40,7 +40,7 @@ func scanJunction(src, line []byte, start, end int, spans []span) []span {
 			next := bytes.TrimLeft(src[n:e], " \t")
 			quoted := next[0] == '\'' || next[0] == '"'
 			if sepEnd && quoted || !sepEnd && (bytes.HasPrefix(next, []byte("=>")) || next[0] == ':') {
-				return scanAssignments(src[start:e], start, spans)
+				return scanAssignments(src, src[start:e], start, spans)
 			}
 			return spans
 		}
@@ -76,15 +76,6 @@ func indent(line []byte) int {
 		i++
 	}
 	return i
-}
-
-// positional gives, for calls that take a password among their positional
-// arguments, its index (from 0).
-var positional = map[string]int{
-	"pdo": 2, "mysqli": 2, "mysqli_connect": 2, "mysql_connect": 2, "mysql_pconnect": 2,
-	"mysqli_real_connect": 3, "real_connect": 2, "ftp_login": 2, "ldap_bind": 2,
-	"ssh2_auth_password": 2, "imap_open": 2, "odbc_connect": 2, "oci_connect": 1,
-	"sqlsrv_connect": -1, "mssql_connect": 2, "ibase_connect": 2, "db2_connect": 2,
 }
 
 // keyValueCalls take a name and its value: define('DB_PASSWORD', '…').
@@ -124,9 +115,9 @@ func scanCalls(src, line []byte, base int, spans []span) []span {
 		for k, c := range line[j:n1] {
 			name[k] = c | 0x20*b2u(isUpper(c))
 		}
-		if idx, ok := positional[string(name)]; ok && idx >= 0 {
+		if idx := passwordArg(line, j, string(name)); idx >= 0 {
 			if a := callArgs(src, base+i); idx < len(a) {
-				spans = addLiteral(src, a[idx], spans)
+				spans = strongValues(src, a[idx].start, spans)
 			}
 			continue
 		}
@@ -144,7 +135,7 @@ func scanCalls(src, line []byte, base int, spans []span) []span {
 		if st := setterStrength(line[j:n1]); st != notSecret {
 			if a := callArgs(src, base+i); len(a) > 0 {
 				if st == strong {
-					spans = addLiteral(src, a[0], spans)
+					spans = strongValues(src, a[0].start, spans)
 				} else {
 					spans = addLiteralIf(src, a[0], weak, spans)
 				}
@@ -185,8 +176,12 @@ func keyValueArgs(src []byte, open int, name []byte, spans []span) []span {
 	if st == notSecret {
 		return spans
 	}
+	if st == strong && keyValueCalls[string(name)] {
+		// define('DB_PASSWORD', $prod ? 'a' : 'b'): the whole expression
+		return strongValues(src, a[1].start, spans)
+	}
 	v, ok := literal(src, a[1])
-	if !ok || !isSecretValue(st, v) || !keyValueCalls[string(name)] && nameLike(v) {
+	if !ok || !isCredential(st, v) || !keyValueCalls[string(name)] && nameLike(v) {
 		return spans
 	}
 	s := skipSpace(src[:a[1].end], a[1].start)
@@ -228,12 +223,12 @@ func nameLike(v []byte) bool {
 }
 
 // callArgs splits the arguments of the call whose "(" is at src[open], up to
-// the matching ")" (at most 4 KB on): spans of src, one per argument.
+// the matching ")" (at most 16 KB on): spans of src, one per argument.
 func callArgs(src []byte, open int) []span {
 	var args []span
 	depth := 0
 	start := open + 1
-	limit := min(len(src), open+4096)
+	limit := min(len(src), open+16384)
 	for i := open + 1; i < limit; i++ {
 		switch c := src[i]; c {
 		case '\'', '"':
@@ -281,13 +276,9 @@ func literal(src []byte, a span) ([]byte, bool) {
 	return v, true
 }
 
-func addLiteral(src []byte, a span, spans []span) []span {
-	return addLiteralIf(src, a, strong, spans)
-}
-
 func addLiteralIf(src []byte, a span, st strength, spans []span) []span {
 	v, ok := literal(src, a)
-	if !ok || !isSecretValue(st, v) {
+	if !ok || !isCredential(st, v) {
 		return spans
 	}
 	s := skipSpace(src[:a.end], a.start)
@@ -387,7 +378,7 @@ func scanSQLPassword(line []byte, base int, spans []span) []span {
 			if v0 < 0 {
 				v0, v1 = m[4], m[5]
 			}
-			if v0 >= 0 && isSecretValue(strong, line[k+v0:k+v1]) && !bytes.ContainsAny(line[k+v0:k+v1], `'"$`) {
+			if v0 >= 0 && isCredential(strong, line[k+v0:k+v1]) && !bytes.ContainsAny(line[k+v0:k+v1], `'"$`) {
 				spans = append(spans, span{base + k + v0, base + k + v1})
 			}
 		}
@@ -461,7 +452,7 @@ func pairsInString(body []byte, off int, spans []span) []span {
 		for e < len(body) && bytes.IndexByte([]byte(" \t'\"&;,)"), body[e]) < 0 {
 			e++
 		}
-		if v := body[i+1 : e]; isSecretValue(classify(key), v) && !bytes.ContainsAny(v, "(") {
+		if v := body[i+1 : e]; isCredential(classify(key), v) && !bytes.ContainsAny(v, "(") {
 			spans = append(spans, span{off + i + 1, off + e})
 		}
 	}
@@ -478,12 +469,12 @@ func headerValue(body []byte, k0, k1, v0, v1, off int, spans []span) []span {
 	key := bytes.ToLower(body[k0:k1])
 	if bytes.HasSuffix(key, []byte("authorization")) {
 		if m := authSchemeRe.FindSubmatchIndex(v); m != nil {
-			if c := v[m[2]:m[3]]; isSecretValue(strong, c) {
+			if c := v[m[2]:m[3]]; isCredential(strong, c) {
 				spans = append(spans, span{off + v0 + m[2], off + v0 + m[3]})
 			}
 			return spans
 		}
-		if len(v) >= 8 && !bytes.ContainsAny(v, " ") && isSecretValue(strong, v) {
+		if len(v) >= 8 && !bytes.ContainsAny(v, " ") && isCredential(strong, v) {
 			spans = append(spans, span{off + v0, off + v1})
 		}
 		return spans
@@ -491,7 +482,7 @@ func headerValue(body []byte, k0, k1, v0, v1, off int, spans []span) []span {
 	if bytes.ContainsAny(v, " \t(") {
 		return spans // prose or code, not a header value
 	}
-	if isSecretValue(classify(key), v) {
+	if isCredential(classify(key), v) {
 		spans = append(spans, span{off + v0, off + v1})
 	}
 	return spans
@@ -507,7 +498,7 @@ var (
 func scanMarkup(line []byte, base int, spans []span) []span {
 	if bytes.Contains(line, []byte("</")) {
 		for _, m := range tagRe.FindAllSubmatchIndex(line, -1) {
-			if bytes.Equal(line[m[2]:m[3]], line[m[6]:m[7]]) && isSecretValue(classify(line[m[2]:m[3]]), line[m[4]:m[5]]) {
+			if bytes.Equal(line[m[2]:m[3]], line[m[6]:m[7]]) && isCredential(classify(line[m[2]:m[3]]), line[m[4]:m[5]]) {
 				spans = append(spans, span{base + m[4], base + m[5]})
 			}
 		}
@@ -516,7 +507,7 @@ func scanMarkup(line []byte, base int, spans []span) []span {
 		return spans
 	}
 	for _, m := range attrRe.FindAllSubmatchIndex(line, -1) {
-		if v := line[m[4]:m[5]]; isSecretValue(classify(line[m[2]:m[3]]), v) && !bytes.ContainsAny(v, `'"($<`) && !nameLike(v) {
+		if v := line[m[4]:m[5]]; isCredential(classify(line[m[2]:m[3]]), v) && !bytes.ContainsAny(v, `'"($<`) && !nameLike(v) {
 			spans = append(spans, span{base + m[4], base + m[5]})
 		}
 	}
@@ -548,8 +539,8 @@ func scanProse(line []byte, base int, spans []span) []span {
 		if !keyWordSet.in(text[w.start:w.end]) {
 			continue
 		}
-		if hasPrefixFold(text[w.start:w.end], "pass") && w.end-w.start == 4 {
-			continue // in prose "pass" is a verb: "Pass 'none' to ..."
+		if hasPrefixFold(text[w.start:w.end], "pass") && w.end-w.start == 4 && (w.end >= len(text) || text[w.end] != '=' && text[w.end] != ':') {
+			continue // in prose "pass" is a verb: "Pass 'none' to ...", but pass=v is a key
 		}
 		st := classify(text[w.start:w.end])
 		if k > 0 && words[k-1].end+1 == w.start {
@@ -587,6 +578,9 @@ func scanProse(line []byte, base int, spans []span) []span {
 func proseStart(line []byte) int {
 	i := indent(line)
 	t := line[i:]
+	if bytes.HasPrefix(t, []byte("<!--")) {
+		return i + 4 // an HTML comment is prose
+	}
 	if len(t) > 0 && t[0] == '<' {
 		return -1 // markup
 	}
@@ -640,23 +634,23 @@ func proseWords(text []byte) []word {
 // right after the word.
 func proseValue(text []byte, i int, st strength, base int, spans []span) []span {
 	j := i
-	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-		j++
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '*') {
+		j++ // **Password**: v
 	}
-	sep := false
+	sep, explicit := false, false // explicit: ":" or "=", not "is"
 	switch {
 	case j < len(text) && (text[j] == ':' || text[j] == '='):
 		if j+1 < len(text) && (text[j+1] == '=' || text[j+1] == ':' || text[j+1] == '>') {
 			return spans
 		}
-		sep = true
+		sep, explicit = true, true
 		j++
 	case bytes.HasPrefix(text[j:], []byte("is ")) || bytes.HasPrefix(text[j:], []byte("was ")):
 		sep = true
 		j += bytes.IndexByte(text[j:], ' ') + 1
 	}
-	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
-		j++
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || sep && text[j] == '*') {
+		j++ // **Password:** v
 	}
 	if j >= len(text) {
 		return spans
@@ -682,6 +676,9 @@ func proseValue(text []byte, i int, st strength, base int, spans []span) []span 
 		}
 		e++
 	}
+	if k := bytes.Index(text[j:e], []byte("-->")); k >= 0 {
+		e = j + k // <!-- password:v-->
+	}
 	for e > j && bytes.IndexByte([]byte(".,;:)*/"), text[e-1]) >= 0 {
 		e--
 	}
@@ -689,7 +686,11 @@ func proseValue(text []byte, i int, st strength, base int, spans []span) []span 
 	if len(v) < 6 || isReference(v) || bytes.ContainsAny(v, "()<>$") || bytes.Contains(v, []byte("://")) {
 		return spans
 	}
-	if st == strong && secretLike(v) || st == weak && isSecretValue(weak, v) {
+	// "password: v" ending its line (a Markdown list, **Password:** v, a
+	// comment) is a key and its value; in a sentence the value must read
+	// as a secret
+	alone := explicit && len(bytes.Trim(text[e:], " \t\r*|->.")) == 0
+	if st == strong && (secretLike(v) || alone && isCredential(strong, v) && !isName(v)) || st == weak && isSecretValue(weak, v) {
 		spans = append(spans, span{base + j, base + e})
 	}
 	return spans
