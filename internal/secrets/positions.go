@@ -99,8 +99,7 @@ func strongValuesFrom(src []byte, v, from int, spans []span) []span {
 			if end < 0 {
 				return spans
 			}
-			// '--password=' . $p is the text around a value
-			if val := src[i+1 : end]; depth == 0 && i >= from && isCredential(strong, val) && !bytes.HasSuffix(val, []byte("=")) && !bytes.HasSuffix(bytes.TrimRight(val, " "), []byte(":")) {
+			if val := src[i+1 : end]; depth == 0 && i >= from && isCredential(strong, val) && !textBefore(src, val, end) && !compared(src, i, end) {
 				spans = append(spans, span{i + 1, end})
 			}
 			i = end
@@ -134,6 +133,33 @@ func strongValuesFrom(src []byte, v, from int, spans []span) []span {
 		}
 	}
 	return spans
+}
+
+// textBefore reports a literal that is the text in front of a value the
+// code adds: '--password=' . $p, 'Password: ' . $p.
+func textBefore(src, val []byte, end int) bool {
+	if !bytes.HasSuffix(val, []byte("=")) && !bytes.HasSuffix(bytes.TrimRight(val, " "), []byte(":")) {
+		return false
+	}
+	k := skipSpace(src, end+1)
+	return k < len(src) && (src[k] == '.' || src[k] == '+')
+}
+
+// compared reports a literal (src[i] to its closing quote at src[end]) that
+// is compared, not assigned: ( 'direct' !== $method ), $a == 'x'.
+func compared(src []byte, i, end int) bool {
+	k := skipSpace(src, end+1)
+	if k+1 < len(src) && (src[k] == '=' || src[k] == '!') && src[k+1] == '=' || k < len(src) && (src[k] == '<' || src[k] == '>') {
+		return true
+	}
+	j := i - 1
+	for j >= 0 && isSpace(src[j]) {
+		j--
+	}
+	if j >= 1 && src[j] == '=' && bytes.IndexByte([]byte("=!<>"), src[j-1]) >= 0 {
+		return true // == 'x', !== 'x', <= 'x'
+	}
+	return j >= 0 && (src[j] == '<' || src[j] == '>' && (j == 0 || src[j-1] != '=' && src[j-1] != '-'))
 }
 
 const (
@@ -181,7 +207,10 @@ func wrapsValue(src []byte, v, open int) bool {
 	for j > v && (isAlnum(src[j-1]) || src[j-1] == '_') {
 		j--
 	}
-	if n1-j == 0 || n1-j > 16 {
+	if n1-j == 0 {
+		return true // ( … ): a group of the expression
+	}
+	if n1-j > 16 {
 		return false
 	}
 	return valueWrappers[string(bytes.ToLower(src[j:n1]))]

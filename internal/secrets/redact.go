@@ -385,8 +385,17 @@ func scanAssignments(src, line []byte, base int, spans []span) []span {
 		if opening == 0 && qs == nil {
 			qs = newQuotes(line)
 		}
-		if opening != closing || opening == 0 && qs.in(k0) {
+		if opening != closing {
 			continue
+		}
+		inString := opening == 0 && qs.in(k0)
+		if inString {
+			// a key inside a string: SQL's SET password = 'v' when the
+			// value is quoted with the other quote; otherwise the
+			// separator is text ("POP3 pass: " . $reply)
+			if v := skipSpace(line, sepEnd); v >= len(line) || line[v] != '\'' && line[v] != '"' || line[v] == qs.q {
+				continue
+			}
 		}
 		if opening == '`' {
 			// `user_pass`='v' inside a string quoted with ": a value
@@ -410,7 +419,7 @@ func scanAssignments(src, line []byte, base int, spans []span) []span {
 			continue
 		}
 		v := skipSpace(line, sepEnd)
-		if st == strong {
+		if st == strong && !inString {
 			// the scan goes on after the separator: a nested array's keys
 			// are keys of their own
 			// a key inside an expression already read ($a = $b = 'v')
@@ -422,7 +431,8 @@ func scanAssignments(src, line []byte, base int, spans []span) []span {
 			}
 			continue
 		}
-		// A weak key's value: one quoted literal right after the separator.
+		// A weak key's value, or a key's inside a string: one quoted
+		// literal right after the separator.
 		if v >= len(line) || (line[v] != '\'' && line[v] != '"') {
 			continue
 		}
@@ -432,7 +442,7 @@ func scanAssignments(src, line []byte, base int, spans []span) []span {
 			continue
 		}
 		val := line[v+1 : end]
-		if isSecretValue(st, val) && !builtValue(line, k0, q, val, end) {
+		if isCredential(st, val) && !builtValue(line, k0, q, val, end) && !(st == strong && compared(line, v, end)) {
 			spans = append(spans, span{base + v + 1, base + end})
 		}
 		i = end
@@ -694,10 +704,13 @@ func classes(v []byte) int {
 	return l + u + d
 }
 
+// printfVerb matches a printf placeholder standing for a value: %s, %1$s.
+var printfVerb = regexp.MustCompile(`^%(?:[0-9]+\$)?[-+ 0#]*[0-9]*(?:\.[0-9]+)?[sdfuxXb]$`)
+
 // isReference reports values that name a secret instead of holding it:
 // ${VAR}, {{ var }}, %env(VAR)%, $var, PHP's {$var}, <?php echo ... ?>.
 func isReference(v []byte) bool {
-	return v[0] == '$' || bytes.HasPrefix(v, []byte("{{")) || bytes.HasPrefix(v, []byte("%env(")) ||
+	return v[0] == '$' || printfVerb.Match(v) || bytes.HasPrefix(v, []byte("{{")) || bytes.HasPrefix(v, []byte("%env(")) ||
 		bytes.HasPrefix(v, []byte("%s")) || bytes.Contains(v, []byte("${")) || bytes.Contains(v, []byte("{$")) ||
 		bytes.HasPrefix(v, []byte("<?")) || bytes.HasPrefix(v, []byte("<%"))
 }

@@ -32,7 +32,7 @@ const Window = 10
 func Write(dir string, seed uint64) ([]Plant, error) {
 	g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 	var plants []Plant
-	for _, t := range templates {
+	for _, t := range allTemplates() {
 		n := 0
 		text := placeholder.ReplaceAllStringFunc(t.text, func(m string) string {
 			kind := m[1 : len(m)-1]
@@ -60,7 +60,7 @@ func Write(dir string, seed uint64) ([]Plant, error) {
 // Paths lists the files of the corpus.
 func Paths() []string {
 	var out []string
-	for _, t := range templates {
+	for _, t := range allTemplates() {
 		out = append(out, t.path)
 	}
 	slices.Sort(out)
@@ -178,11 +178,53 @@ var kinds = map[string]func(g *gen) (string, []string){
 		a, b, c := g.s(mixed, 64), g.s(mixed, 64), g.s(mixed, 40)
 		return "MIIEow" + a + "\n" + b + "\n" + c + "==", []string{a, b, c}
 	},
+	// values that read as words: in a credential's position they are
+	// secrets all the same
+	"wordy": func(g *gen) (string, []string) { // SuperSecret1815, MyToken960308
+		v := g.pick(wordsUpper) + g.pick(wordsUpper) + g.s("0123456789", 6)
+		return v, []string{v}
+	},
+	"lowerword": func(g *gen) (string, []string) { // letmein-style: sunshinedragon42
+		v := strings.ToLower(g.pick(wordsUpper)+g.pick(wordsUpper)) + g.s("0123456789", 4)
+		return v, []string{v}
+	},
+	"snakeword": func(g *gen) (string, []string) { // orange_falcon_river_71
+		v := strings.ToLower(g.pick(wordsUpper) + "_" + g.pick(wordsUpper) + "_" + g.pick(wordsUpper) + "_" + g.s("0123456789", 3))
+		return v, []string{v}
+	},
+	"long": func(g *gen) (string, []string) { // a one-line base64 key, 300 to 1,700 bytes
+		var b strings.Builder
+		var runs []string
+		b.WriteString("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC")
+		for n := 4 + g.r.IntN(20); n > 0; n-- {
+			r := g.s(mixed, 64)
+			runs = append(runs, r)
+			b.WriteString(r + "+/")
+		}
+		return b.String() + "==", runs
+	},
+	"teams": func(g *gen) (string, []string) { // the path of a Teams webhook URL
+		a, b, c := g.s(hexDigits, 12), g.s(hexDigits, 12), g.s(hexDigits, 32)
+		return g.s(hexDigits, 8) + "-1a2b-4c3d-8e9f-" + a + "@" + g.s(hexDigits, 8) + "-5a6b-4c7d-9e0f-" + b +
+			"/IncomingWebhook/" + c + "/" + g.s(hexDigits, 8) + "-0a1b-4c2d-8e3f-" + g.s(hexDigits, 12), []string{a, b, c}
+	},
+	"telegram": func(g *gen) (string, []string) { // a Telegram bot token
+		a := g.s(mixed, 33)
+		return g.s("123456789", 1) + g.s("0123456789", 9) + ":AA" + a, []string{a}
+	},
 	"pemescaped": func(g *gen) (string, []string) { // inside a PHP string, with \n escapes
 		a, b := g.s(mixed, 64), g.s(mixed, 40)
 		return "MIIEow" + a + `\n` + b, []string{a, b}
 	},
 }
+
+// wordsUpper are the words word-like values are made of; none is a key
+// word, so a value never reads as the name of a secret.
+var wordsUpper = []string{"Super", "Magic", "Tiger", "Summer", "Winter", "Happy", "Purple", "Falcon", "River",
+	"Ocean", "Dragon", "Sunny", "Rocket", "Silver", "Golden", "Monkey", "Shadow", "Thunder", "Cactus", "Banana",
+	"Orange", "Castle", "Forest", "Mango", "Pepper", "Zebra", "Violet", "Walnut"}
+
+func (g *gen) pick(words []string) string { return words[g.r.IntN(len(words))] }
 
 func prefixed(prefix, alphabet string, n int) func(g *gen) (string, []string) {
 	return func(g *gen) (string, []string) { a := g.s(alphabet, n); return prefix + a, []string{a} }
