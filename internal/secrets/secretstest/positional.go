@@ -6,7 +6,9 @@
 
 package secretstest
 
-func allTemplates() []template { return append(append([]template{}, templates...), positionalTemplates...) }
+func allTemplates() []template {
+	return append(append([]template{}, templates...), positionalTemplates...)
+}
 
 var positionalTemplates = []template{
 	{"php/long-values", "src/LongValues.php", `<?php
