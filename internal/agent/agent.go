@@ -16,9 +16,11 @@
 // other tools' entries, comments, key order and CRLF line endings stay as they
 // were. An entry named ragraf that ragraf did not write, or a file that does
 // not parse, stops the install unless Force is set; nothing is written then.
-// record.go keeps .ragraf/agents.json with each file's original bytes and the
-// hash of what ragraf left, so a second install changes nothing and Uninstall
-// restores the original bytes, skipping files edited since.
+// record.go keeps .ragraf/agents.json with the spans of each file ragraf
+// edited (never the file's other bytes) and the hashes before and after, so
+// a second install changes nothing and Uninstall restores the original
+// bytes, skipping files edited since. paths.go confines every path, from a
+// target or from the record, to the project.
 package agent
 
 import (
@@ -106,7 +108,8 @@ type editCtx struct {
 	owned   bool
 	force   bool
 	command string
-	note    func(string) // tells the user something the install cannot fix
+	note    func(string)      // tells the user something the install cannot fix
+	alias   func(string) bool // reports whether another project path is this very file (a symlink)
 }
 
 // foreignError says the file holds a ragraf entry ragraf did not write.
@@ -180,54 +183,68 @@ func ExpandTargets(names []string) ([]string, error) {
 
 // planned is one file's install.
 type planned struct {
-	path    string
+	path    string   // the project path the first edit names (the record's key)
+	loc     location // where it lives (a symlink's target)
 	targets []string
 	exists  bool
 	before  []byte
 	after   []byte
 	mode    os.FileMode
+	ent     *recordEntry // the record entry after the install
 }
 
-// Install merges the targets' files into the project.
+// Install merges the targets' files into the project. Nothing is written
+// unless every file can be: a conflict, a path leading out of the project or
+// an invalid record stops it first.
 func Install(opts Options) (*Report, error) {
 	opts.SetDefaults()
 	rec, err := loadRecord(opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	byPath := map[string]*planned{}
+	byReal := map[string]*planned{}
 	var order []string
 	var problems, notes []string
+	realOf := func(p string) string {
+		if loc, err := resolveFile(opts.Root, p); err == nil {
+			return loc.rel
+		}
+		return ""
+	}
 	for _, t := range opts.Targets {
 		es, err := edits(t)
 		if err != nil {
 			return nil, err
 		}
 		for _, e := range es {
-			p := byPath[e.path]
+			loc, err := resolveFile(opts.Root, e.path)
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			p := byReal[loc.rel]
 			if p == nil {
-				p = &planned{path: e.path, mode: 0o644}
-				abs := filepath.Join(opts.Root, filepath.FromSlash(e.path))
-				b, err := os.ReadFile(abs)
-				switch {
-				case err == nil:
-					p.exists, p.before = true, b
-					if st, err := os.Stat(abs); err == nil {
-						p.mode = st.Mode().Perm()
-					}
-				case errors.Is(err, os.ErrNotExist):
-				default:
+				p = &planned{path: e.path, loc: loc, mode: 0o644}
+				b, err := readRegular(loc.path)
+				if err != nil {
 					return nil, err
 				}
+				if b != nil {
+					p.exists, p.before = true, b
+					if st, err := os.Stat(loc.path); err == nil {
+						p.mode = st.Mode().Perm()
+					}
+				}
 				p.after = p.before
-				byPath[e.path] = p
-				order = append(order, e.path)
+				byReal[loc.rel] = p
+				order = append(order, loc.rel)
 			}
 			if !slices.Contains(p.targets, t) {
 				p.targets = append(p.targets, t)
 			}
-			ctx := editCtx{owned: rec.Files[e.path] != nil, force: opts.Force, command: opts.Command,
-				note: func(n string) { notes = append(notes, e.path+": "+n) }}
+			ctx := editCtx{owned: rec.Files[p.path] != nil, force: opts.Force, command: opts.Command,
+				note:  func(n string) { notes = append(notes, e.path+": "+n) },
+				alias: func(other string) bool { return other != e.path && realOf(other) == loc.rel }}
 			out, err := e.fn(p.after, p.exists || p.after != nil, ctx)
 			if err != nil {
 				problems = append(problems, e.path+": "+err.Error())
@@ -240,12 +257,19 @@ func Install(opts Options) (*Report, error) {
 		slices.Sort(problems)
 		return nil, &ConflictError{Problems: slices.Compact(problems)}
 	}
-	slices.Sort(order)
-	rep := &Report{Notes: slices.Compact(notes)}
+	slices.SortFunc(order, func(a, b string) int { return strings.Compare(byReal[a].path, byReal[b].path) })
 	now := opts.Now().UTC().Format(time.RFC3339)
-	for _, path := range order {
-		p := byPath[path]
-		a := Action{Path: path, Before: p.before, After: p.after}
+	// every record entry is computed before the first write
+	for _, r := range order {
+		p := byReal[r]
+		if p.ent, err = plannedEntry(rec.Files[p.path], p, now); err != nil {
+			return nil, fmt.Errorf("%s: %w; nothing was written", p.path, err)
+		}
+	}
+	rep := &Report{Notes: slices.Compact(notes)}
+	for _, r := range order {
+		p := byReal[r]
+		a := Action{Path: p.path, Before: p.before, After: p.after}
 		switch {
 		case p.exists && string(p.before) == string(p.after):
 			a.Op = "unchanged"
@@ -258,12 +282,10 @@ func Install(opts Options) (*Report, error) {
 		if opts.DryRun {
 			continue
 		}
-		ent := rec.Files[path]
 		if a.Op != "unchanged" {
-			abs := filepath.Join(opts.Root, filepath.FromSlash(path))
-			dirs, err := mkdirs(opts.Root, filepath.Dir(abs))
+			err := os.MkdirAll(filepath.Dir(p.loc.path), 0o755)
 			if err == nil {
-				err = writeAtomic(abs, p.after, p.mode)
+				err = writeAtomic(p.loc.path, p.after, p.mode)
 			}
 			if err != nil {
 				// what was written so far stays undoable
@@ -272,23 +294,12 @@ func Install(opts Options) (*Report, error) {
 				}
 				return nil, err
 			}
-			switch {
-			case ent == nil:
-				ent = &recordEntry{Created: !p.exists, Dirs: dirs, AfterSHA: sum(p.after), InstalledAt: now}
-				if p.exists {
-					ent.Before, ent.BeforeSHA = p.before, sum(p.before)
-				}
-				rec.Files[path] = ent
-			case ent.AfterSHA == sum(p.before):
-				ent.AfterSHA = sum(p.after) // ragraf's own bytes, updated
-			}
-			// a file edited since the last install keeps its old hash: uninstall then names it instead of
-			// restoring bytes that would lose the edit
 		}
-		if ent != nil {
+		if p.ent != nil {
 			for _, t := range p.targets {
-				ent.addTarget(t)
+				p.ent.addTarget(t)
 			}
+			rec.Files[p.path] = p.ent
 		}
 	}
 	if !opts.DryRun {
@@ -299,10 +310,64 @@ func Install(opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// plannedEntry is the record entry of p after its install: a new one for a
+// file ragraf writes first, ragraf's own entry with the undo recomputed
+// from the original bytes when ragraf's bytes are still there, or the old
+// entry as it was when the file was edited since (uninstall then names it
+// instead of restoring bytes that would lose the edit). nil: nothing to
+// record.
+func plannedEntry(ent *recordEntry, p *planned, now string) (*recordEntry, error) {
+	unchanged := p.exists && string(p.before) == string(p.after)
+	switch {
+	case ent == nil && unchanged:
+		return nil, nil
+	case ent == nil || !p.exists:
+		n := &recordEntry{Created: !p.exists, AfterSHA: sum(p.after), InstalledAt: now}
+		if ent != nil {
+			n.Targets = slices.Clone(ent.Targets)
+		}
+		if !p.exists {
+			n.Dirs = p.loc.createdDirs(p.path)
+			return n, nil
+		}
+		var err error
+		n.BeforeSHA = sum(p.before)
+		n.Undo, err = undoSpans(p.before, p.after)
+		return n, err
+	case ent.AfterSHA == "" || ent.AfterSHA != sum(p.before) || unchanged:
+		return ent, nil
+	}
+	n := *ent
+	n.AfterSHA = sum(p.after)
+	if ent.Created {
+		return &n, nil
+	}
+	orig, err := ent.original(p.before)
+	if err != nil {
+		return nil, err
+	}
+	n.Before = nil
+	n.Undo, err = undoSpans(orig, p.after)
+	return &n, err
+}
+
+// undoStep is one file of an uninstall.
+type undoStep struct {
+	path string
+	ent  *recordEntry
+	loc  location
+	keep []string // the targets that still want the file
+	data []byte   // for restore: the original bytes
+	dirs []location
+}
+
 // Uninstall undoes the targets' installs: each file no other installed
 // target still wants goes back to its original bytes (deleted, with the
 // directories made for it, when ragraf created it), unless it changed since
-// ragraf wrote it; such files are skipped and named.
+// ragraf wrote it; such files are skipped, named, and stay in the record.
+// Every path and every undo is checked before the first write: a record
+// that leads out of the project, or whose undo does not give the original
+// bytes back, stops it with nothing written.
 func Uninstall(opts Options) (*Report, error) {
 	opts.SetDefaults()
 	rec, err := loadRecord(opts.Root)
@@ -310,65 +375,80 @@ func Uninstall(opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{}
-	var dirs []string
+	var steps []undoStep
 	for _, path := range slicesSortedKeys(rec.Files) {
 		ent := rec.Files[path]
-		keep := slices.DeleteFunc(slices.Clone(ent.Targets), func(t string) bool { return slices.Contains(opts.Targets, t) })
-		if len(keep) == len(ent.Targets) {
+		st := undoStep{path: path, ent: ent}
+		st.keep = slices.DeleteFunc(slices.Clone(ent.Targets), func(t string) bool { return slices.Contains(opts.Targets, t) })
+		if len(st.keep) == len(ent.Targets) {
 			continue
 		}
-		abs := filepath.Join(opts.Root, filepath.FromSlash(path))
-		cur, rerr := os.ReadFile(abs)
-		a := Action{Path: path}
-		if rerr == nil {
-			a.Before = cur
+		if st.loc, err = resolveFile(opts.Root, path); err != nil {
+			return nil, err
 		}
+		cur, err := readRegular(st.loc.path)
+		if err != nil {
+			return nil, err
+		}
+		a := Action{Path: path, Before: cur}
 		switch {
-		case len(keep) > 0:
+		case len(st.keep) > 0:
 			a.Op, a.After = "unchanged", cur
-		case rerr != nil && errors.Is(rerr, os.ErrNotExist):
+		case cur == nil:
 			a.Op, a.Reason = "skip", "the file was removed since ragraf wrote it"
-		case rerr != nil:
-			return nil, rerr
-		case sum(cur) != ent.AfterSHA:
-			a.Op, a.Reason, a.After = "skip", "the file was edited since ragraf wrote it; left as it is", cur
+		case ent.AfterSHA == "" || sum(cur) != ent.AfterSHA:
+			a.Op, a.Reason, a.After = "skip", "the file was edited since ragraf wrote it; left as it is (its record is kept)", cur
 		case ent.Created:
 			a.Op = "delete"
+			for _, d := range ent.Dirs {
+				loc, err := resolve(opts.Root, d)
+				if err != nil {
+					return nil, err
+				}
+				st.dirs = append(st.dirs, loc)
+			}
 		default:
-			a.Op, a.After = "restore", ent.Before
+			if st.data, err = ent.original(cur); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w; nothing was written", recordPath(opts.Root), path, err)
+			}
+			a.Op, a.After = "restore", st.data
 		}
 		rep.Actions = append(rep.Actions, a)
-		if opts.DryRun {
-			continue
-		}
-		if len(keep) > 0 {
-			ent.Targets = keep
-			continue
-		}
-		switch a.Op {
-		case "delete":
-			if err := os.Remove(abs); err != nil {
-				return nil, err
-			}
-			dirs = append(dirs, ent.Dirs...)
-		case "restore":
-			mode := os.FileMode(0o644)
-			if st, err := os.Stat(abs); err == nil {
-				mode = st.Mode().Perm()
-			}
-			if err := writeAtomic(abs, ent.Before, mode); err != nil {
-				return nil, err
-			}
-		}
-		delete(rec.Files, path)
+		steps = append(steps, st)
 	}
 	if opts.DryRun {
 		return rep, nil
 	}
+	var dirs []location
+	for i, st := range steps {
+		switch op := rep.Actions[i].Op; {
+		case op == "unchanged":
+			st.ent.Targets = st.keep
+			continue
+		case op == "skip" && rep.Actions[i].After != nil:
+			continue // edited: still ragraf's entries in it, still tracked
+		case op == "delete":
+			if err := os.Remove(st.loc.path); err != nil {
+				return nil, err
+			}
+			dirs = append(dirs, st.dirs...)
+		case op == "restore":
+			mode := os.FileMode(0o644)
+			if fi, err := os.Stat(st.loc.path); err == nil {
+				mode = fi.Mode().Perm()
+			}
+			if err := writeAtomic(st.loc.path, st.data, mode); err != nil {
+				return nil, err
+			}
+		}
+		delete(rec.Files, st.path)
+	}
 	// deepest first, after every file is gone: a directory two files shared empties only then
-	slices.SortFunc(dirs, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	slices.SortFunc(dirs, func(a, b location) int { return strings.Count(b.rel, "/") - strings.Count(a.rel, "/") })
 	for _, d := range dirs {
-		_ = os.Remove(filepath.Join(opts.Root, filepath.FromSlash(d))) // only empty directories go
+		if fi, err := os.Lstat(d.path); err == nil && fi.IsDir() {
+			_ = os.Remove(d.path) // only empty directories go
+		}
 	}
 	if err := rec.save(opts.Root); err != nil {
 		return nil, err

@@ -20,8 +20,9 @@ func claudeEdits() []edit {
 		{path: ".claude/settings.json", fn: hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --format claude", 10)},
 		{path: ".claude/settings.json", fn: hookEntry([]string{"hooks", "PostToolUse"}, "post-edit", "Edit|Write|MultiEdit", "hook post-edit --format claude", 10)},
 		{path: ".claude/skills/ragraf/SKILL.md", fn: wholeFile(skillText)},
-		{path: "CLAUDE.md", fn: func(cur []byte, _ bool, _ editCtx) ([]byte, error) {
-			if importsAgents(cur) {
+		{path: "CLAUDE.md", fn: func(cur []byte, _ bool, ctx editCtx) ([]byte, error) {
+			// a CLAUDE.md that is AGENTS.md (a symlink either way) gets AGENTS.md's block, not an import of itself
+			if importsAgents(cur) || (ctx.alias != nil && ctx.alias("AGENTS.md")) {
 				return cur, nil
 			}
 			return setBlock(cur, "@AGENTS.md\n"), nil
