@@ -48,7 +48,7 @@ var scenarios = map[string]map[string]string{
 	},
 }
 
-// snapshot reads every file under root except the record.
+// snapshot reads every file under root (a symlink as "-> target").
 func snapshot(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -63,6 +63,11 @@ func snapshot(t *testing.T, root string) map[string]string {
 				out[rel+"/"] = ""
 			}
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			to, err := os.Readlink(p)
+			out[rel] = "-> " + to
+			return err
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ragraf/ragraf/internal/agent"
+	"github.com/ragraf/ragraf/internal/secrets"
 )
 
 type agentOptions struct {
@@ -96,7 +97,9 @@ func agentRun(opts *agentOptions, verb string, run func(agent.Options) (*agent.R
 			if a.Op == "unchanged" || a.Op == "skip" {
 				continue
 			}
-			fmt.Fprint(w, udiff.Unified("a/"+a.Path, "b/"+a.Path, string(a.Before), string(a.After)))
+			// the diff's context lines are the user's config: credentials in them are not printed
+			d, _ := secrets.Redact([]byte(udiff.Unified("a/"+a.Path, "b/"+a.Path, string(a.Before), string(a.After))))
+			w.Write(d)
 		}
 		fmt.Fprintf(w, "dry run: %d files would change; nothing was written\n", rep.Changed())
 		return nil

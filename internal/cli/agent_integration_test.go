@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,5 +63,99 @@ func TestAgentInstallCLI(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, gone)); err == nil {
 			t.Errorf("%s left after uninstall", gone)
 		}
+	}
+}
+
+// TestReliability_AgentUninstallStaysInProject: a planted .ragraf/agents.json
+// (the format earlier versions wrote, with original bytes) that names
+// ../victim.txt, a directory two levels up, or a file under a symlinked
+// directory leading out of the project makes `agent uninstall` exit 1 with
+// nothing written, in the project or outside it.
+func TestReliability_AgentUninstallStaysInProject(t *testing.T) {
+	const victim = "the victim's bytes\n"
+	const mcp = "{\"mcpServers\": {}}\n"
+	sha := func(s string) string {
+		h := sha256.Sum256([]byte(s))
+		return hex.EncodeToString(h[:])
+	}
+	restore := func(cur string) string {
+		return `{"targets": ["claude"], "created": false, "before": "` + base64.StdEncoding.EncodeToString([]byte("pwned\n")) +
+			`", "before_sha256": "` + sha("pwned\n") + `", "after_sha256": "` + sha(cur) + `", "installed_at": "2026-01-01T00:00:00Z"}`
+	}
+	cases := map[string]string{
+		"dotdot": `{"../victim.txt": ` + restore(victim) + `}`,
+		"dirs": `{".mcp.json": {"targets": ["claude"], "created": true, "dirs": ["../../victimdir"], "after_sha256": "` + sha(mcp) +
+			`", "installed_at": "2026-01-01T00:00:00Z"}}`,
+		"symlinked parent": `{".claude/settings.json": ` + restore(victim) + `}`,
+	}
+	for name, files := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			root := filepath.Join(base, "a", "project")
+			for p, c := range map[string]string{"a/victim.txt": victim, "outside/settings.json": victim, "a/project/.mcp.json": mcp,
+				"a/project/.ragraf/agents.json": `{"version": 1, "files": ` + files + `}`} {
+				abs := filepath.Join(base, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(abs, []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Mkdir(filepath.Join(base, "victimdir"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, ".claude")); err != nil {
+				t.Fatal(err)
+			}
+			r := run(t, root, "agent", "uninstall", "--target", "claude")
+			if r.code != 1 || !strings.Contains(r.stderr, "nothing was written") {
+				t.Errorf("uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			for p, want := range map[string]string{"a/victim.txt": victim, "outside/settings.json": victim, "a/project/.mcp.json": mcp} {
+				if b, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(p))); err != nil || string(b) != want {
+					t.Errorf("%s: %q, %v", p, b, err)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(base, "victimdir")); err != nil {
+				t.Errorf("victimdir: %v", err)
+			}
+		})
+	}
+}
+
+// TestReliability_AgentRecordHoldsNoToken: installing into a project whose
+// .mcp.json holds a GITHUB_TOKEN writes a record without it (mode 0600), and
+// neither the install nor its dry run prints it.
+func TestReliability_AgentRecordHoldsNoToken(t *testing.T) {
+	const token = "ghp_Zx81MtQe5r0aVb2Wk9LcYp4Hn7Ds3Fg6Ju1I"
+	mcp := "{\n  \"mcpServers\": {\n    \"github\": {\"command\": \"gh-mcp\", \"env\": {\"GITHUB_TOKEN\": \"" + token + "\"}}\n  }\n}\n"
+	dir := writeFiles(t, map[string]string{".mcp.json": mcp})
+	dry := run(t, dir, "agent", "install", "--target", "claude", "--dry-run")
+	r := run(t, dir, "agent", "install", "--target", "claude")
+	if r.code != 0 || dry.code != 0 {
+		t.Fatalf("install: %d %d\n%s%s", dry.code, r.code, r.stdout, r.stderr)
+	}
+	for _, out := range []string{dry.stdout, dry.stderr, r.stdout, r.stderr} {
+		if strings.Contains(out, token[:12]) {
+			t.Errorf("the output holds the token:\n%s", out)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".ragraf", "agents.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := base64.StdEncoding.EncodeToString([]byte(mcp))
+	if strings.Contains(string(b), token[:12]) || strings.Contains(string(b), enc[:40]) || strings.Contains(string(b), `"before"`) {
+		t.Errorf("agents.json holds the original bytes:\n%s", b)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, ".ragraf", "agents.json")); st.Mode().Perm() != 0o600 {
+		t.Errorf("agents.json has mode %v", st.Mode().Perm())
+	}
+	if r := run(t, dir, "agent", "uninstall", "--target", "claude"); r.code != 0 {
+		t.Fatalf("uninstall: %d %s", r.code, r.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, ".mcp.json")); string(got) != mcp {
+		t.Errorf("uninstall did not restore .mcp.json:\n%s", got)
 	}
 }
