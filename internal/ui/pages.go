@@ -138,12 +138,12 @@ func lastReport(reports []string) string {
 }
 
 type searchData struct {
-	Env                   pageEnv
-	Q, Mode, Kind, Path   string
-	Modes                 []string
-	Result                facade.SearchResult
-	Suggest               []facade.Suggestion
-	NotFound, Searched    bool
+	Env                 pageEnv
+	Q, Mode, Kind, Path string
+	Modes               []string
+	Result              facade.SearchResult
+	Suggest             []facade.Suggestion
+	NotFound, Searched  bool
 }
 
 func (s *Server) search(r *http.Request) (any, error) {
