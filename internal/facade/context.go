@@ -828,7 +828,7 @@ func countAnswer(env *Envelope) (int, error) {
 //
 // Counting is the cost (a count of a 2,000-token answer takes about 2 ms):
 // the search narrows the prefix by the answer's bytes, at the tokens per
-// byte of a first probe, and counts exactly only within 8 % of the budget. It
+// byte of a first probe, and counts exactly only within 5 % of the budget. It
 // counts the indented rendering, which has the more tokens, and checks the
 // compact one on the answer it keeps.
 func (s *Service) fitContext(env *Envelope, full ContextResult, total [numSections]int, budget int) (*Envelope, error) {
