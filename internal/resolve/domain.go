@@ -115,6 +115,7 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 		}
 	}
 	l.deriveTables()
+	l.repositoryEdges()
 	for i := range in.Mentions {
 		l.mention(&in.Mentions[i])
 	}
@@ -169,6 +170,11 @@ type domainLinker struct {
 	// missing holds, per table key no schema source declares, the table
 	// references naming it and their edge kinds (deriveTables)
 	missing map[string][]missingUse
+	// entities and repos map a mapped class and a repository (lower-case)
+	// to its table key; repoAt are the ORM table nodes naming a repository
+	// (orm.go)
+	entities, repos map[string]string
+	repoAt          []int
 }
 
 // missingUse is a reference to a table no schema source declares.
@@ -231,6 +237,7 @@ func newDomainLinker(in DomainInput) *domainLinker {
 			l.hooks[r.Name] = append(l.hooks[r.Name], r)
 		}
 	}
+	l.ormMaps()
 	return l
 }
 
@@ -277,6 +284,9 @@ const inferredConfidence = 0.9
 
 // table links a SQL or builder reference to every table node of that name.
 func (l *domainLinker) table(ref *fact.Ref, kind fact.EdgeKind) {
+	if l.ormTable(ref, kind) {
+		return
+	}
 	ids := l.tables[l.tableKey(ref.Name)]
 	if len(ids) == 0 {
 		if k := l.tableKey(ref.Name); validTableName(k) {
@@ -645,7 +655,11 @@ func (l *domainLinker) conflicts() []SchemaConflict {
 				if o, ok := l.typeOf[ci]; ok {
 					def = o
 				}
-				per[j][c] = col{normType(l.nodes[def].Props["type"]), l.nodes[def].Props["nullable"]}
+				typ := normType(l.nodes[def].Props["type"])
+				if l.nodes[ti].Props["source"] == sourceORM {
+					typ = "" // an ORM type is not a column type: only presence is compared
+				}
+				per[j][c] = col{typ, l.nodes[def].Props["nullable"]}
 				all[c] = true
 			}
 		}
@@ -670,6 +684,9 @@ func (l *domainLinker) conflicts() []SchemaConflict {
 					continue
 				}
 				srcs, vals, paths = append(srcs, n.Props["source"]), append(vals, v.typ), append(paths, n.Path)
+				if v.typ == "" {
+					continue
+				}
 				if first == nil {
 					first = &v
 				} else if first.typ != v.typ && what == "" {

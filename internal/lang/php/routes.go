@@ -291,6 +291,7 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 	}
 	recv, method := d.text(obj), fact.Lower(d.text(nm))
 	pos, named := d.args(n)
+	d.ormMember(n, recv, method, pos)
 	switch {
 	case recv == "$wpdb" || strings.HasSuffix(recv, "->wpdb"):
 		switch method {
@@ -517,6 +518,9 @@ func (d *domainWalker) staticCall(n *sitter.Node) bool {
 	}
 	method := fact.Lower(d.text(nm))
 	pos, named := d.args(n)
+	if scope.Kind() == "name" || scope.Kind() == "qualified_name" || scope.Kind() == "relative_scope" {
+		d.ormStatic(n, cls, method)
+	}
 	switch fact.Lower(short) {
 	case "route":
 		return d.laravelStatic(n, method, pos, named)

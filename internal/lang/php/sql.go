@@ -316,6 +316,11 @@ func (d *domainWalker) class(n *sitter.Node) {
 	}
 	d.cls = c
 	d.classEntries(n, c)
+	d.doctrineEntity(n, body, c)
+	if d.isEloquent(c) {
+		d.eloquentModel(n, body, c)
+	}
+	d.repositoryEntity(n, body, c)
 	if c.table != "" && c.id != "" && d.isModel(c) {
 		d.ref(RefTableUse, c.id, n, c.table, map[string]string{"via": "model $table", "op": "", "inferred": "false"})
 	}
@@ -635,6 +640,9 @@ func (d *domainWalker) sqlCandidate(e, at *sitter.Node) bool {
 // analyze parses one SQL template found at node at and emits its facts.
 // via names the API that carried it ("addSql"), or "".
 func (d *domainWalker) analyze(parts []sqltext.Part, at *sitter.Node, via string) {
+	if d.dql(parts, at) {
+		return
+	}
 	ln := line(at.StartPosition())
 	from := d.enclosing(ln)
 	q, err := sqltext.Analyze(sqltext.Template{Parts: parts, Path: d.path, Line: ln}, sqltext.Options{TablePrefixes: []string{"wp_"}})
