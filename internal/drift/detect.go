@@ -6,13 +6,12 @@
 package drift
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	pathpkg "path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -76,9 +75,12 @@ type current struct {
 	data []byte
 }
 
-// readCurrent reads a working-tree file; ok is false when it does not exist.
-func readCurrent(root, path string) (current, bool, error) {
-	c, err := corpus.Read(filepath.Join(root, filepath.FromSlash(path)))
+// readCurrent reads a working-tree file through tree; ok is false when it
+// does not exist. A file that cannot be read as the index reads it (not a
+// regular file, a symlink out of the project, over the size cap, no
+// permission) is an error whose corpus.Unreadable reason is not "".
+func readCurrent(ctx context.Context, tree *corpus.Tree, path string) (current, bool, error) {
+	c, err := tree.Read(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return current{}, false, nil
 	}
@@ -97,27 +99,43 @@ type Stat struct {
 	Exists bool
 	Size   int64
 	MTime  int64
+	// Unreadable says why the file is there but cannot be read as the index
+	// reads it: "not a regular file", a symlink leading out of the project,
+	// "oversize (…)"; its content is then never read
+	Unreadable string
 }
 
-// StatFile stats path under root.
+// StatFile stats path under root, with no size cap.
 func StatFile(root, path string) (Stat, error) {
-	info, err := os.Stat(filepath.Join(root, filepath.FromSlash(path)))
+	return statFile(corpus.NewTree(root, 0), path)
+}
+
+// statFile lstats path through tree; a directory or nothing is not there.
+func statFile(tree *corpus.Tree, path string) (Stat, error) {
+	info, err := tree.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Stat{}, nil
+	}
+	if why := corpus.Unreadable(err); why != "" {
+		return Stat{Exists: true, Size: info.Size, MTime: info.MTime, Unreadable: why}, nil
 	}
 	if err != nil {
 		return Stat{}, err
 	}
-	if info.IsDir() {
-		return Stat{}, nil
-	}
-	return Stat{Exists: true, Size: info.Size(), MTime: info.ModTime().UnixNano()}, nil
+	return Stat{Exists: true, Size: info.Size, MTime: info.MTime}, nil
+}
+
+// newTree is the working tree as the index reads it: cfg's size cap.
+func newTree(root string, cfg config.Config) *corpus.Tree {
+	return corpus.NewTree(root, cfg.MaxFileSize)
 }
 
 // checkOne compares one path with the revision. st is its stat; idx its
-// indexed row when indexed. It returns no delta when the file is unchanged
-// (same size and mtime, or same hash).
-func checkOne(ctx context.Context, src Source, root, path string, st Stat, idx IndexedFile, indexed bool) ([]Delta, error) {
+// indexed row when indexed. It returns no delta when the file is unchanged:
+// same size and mtime, or the same raw bytes, or the same content once
+// prepared as the index prepares it (a CRLF or BOM conversion alone, a
+// changed secret value, is no change: live_read says the same).
+func checkOne(ctx context.Context, src Source, tree *corpus.Tree, path string, st Stat, idx IndexedFile, indexed bool) ([]Delta, error) {
 	switch {
 	case !st.Exists && !indexed:
 		return nil, nil
@@ -132,13 +150,17 @@ func checkOne(ctx context.Context, src Source, root, path string, st Stat, idx I
 		}
 		return []Delta{{Kind: KindDelete, Path: path, Lines: lines, Nodes: allIDs(nodes),
 			DedupKey: key(src.Rev, KindDelete, path)}}, nil
+	case st.Unreadable != "" && (!indexed || idx.Hash == ""):
+		return nil, nil // the index would skip it, as it did or never saw it
+	case st.Unreadable != "":
+		return unreadable(ctx, src, path, st.Unreadable)
 	case indexed && idx.Hash == "" && !idx.Unreadable:
 		return nil, nil // never read at index time (skipped): nothing to compare
 	case indexed && idx.Hash == "":
 		// indexed as unreadable: readable now is a change, whatever its stat
-		cur, ok, err := readCurrent(root, path)
+		cur, ok, err := readCurrent(ctx, tree, path)
 		if err != nil || !ok {
-			return nil, nil // still unreadable, or gone
+			return nil, ctxErr(ctx) // still unreadable, or gone
 		}
 		n := len(splitLines(string(cur.data)))
 		return []Delta{{Kind: KindModify, Path: path, Lines: [][2]int{{1, max(n, 1)}}, Nodes: []string{},
@@ -147,7 +169,13 @@ func checkOne(ctx context.Context, src Source, root, path string, st Stat, idx I
 	case indexed && st.Size == idx.Size && st.MTime == idx.MTime:
 		return nil, nil
 	}
-	cur, ok, err := readCurrent(root, path)
+	cur, ok, err := readCurrent(ctx, tree, path)
+	if why := corpus.Unreadable(err); why != "" {
+		if !indexed {
+			return nil, nil
+		}
+		return unreadable(ctx, src, path, why)
+	}
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -162,13 +190,36 @@ func checkOne(ctx context.Context, src Source, root, path string, st Stat, idx I
 	return modified(ctx, src, path, cur)
 }
 
+// ctxErr is ctx's error, so a cancelled check is not taken for an answer.
+func ctxErr(ctx context.Context) error { return ctx.Err() }
+
+// unreadable is the delta of an indexed file that is still there but can no
+// longer be read as the index reads it: all its facts are in doubt, and its
+// content is not read to say more.
+func unreadable(ctx context.Context, src Source, path, why string) ([]Delta, error) {
+	nodes, err := src.Nodes(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	lines := [][2]int{}
+	if n := fileLines(nodes); n > 0 {
+		lines = [][2]int{{1, n}}
+	}
+	return []Delta{{Kind: KindModify, Path: path, Lines: lines, Nodes: allIDs(nodes),
+		Note:     "not read: " + why + "; the next index skips it",
+		DedupKey: key(src.Rev, KindModify, path, "unreadable", strings.Fields(why)[0])}}, nil
+}
+
 // modified builds the modify delta of an indexed file whose content changed,
 // and a slice_boundary delta for each piece of code moved into a new function
 // or method (FT-29).
 func modified(ctx context.Context, src Source, path string, cur current) ([]Delta, error) {
-	snap, _, err := src.Snapshot(ctx, path)
+	snap, hasSnap, err := src.Snapshot(ctx, path)
 	if err != nil {
 		return nil, err
+	}
+	if hasSnap && bytes.Equal(snap, cur.data) {
+		return nil, nil // the same content as the index prepared it
 	}
 	nodes, err := src.Nodes(ctx, path)
 	if err != nil {
@@ -224,6 +275,7 @@ func Compare(ctx context.Context, src Source, root string, cfg config.Config) ([
 	for _, f := range files {
 		indexed[f.Path] = f
 	}
+	tree := newTree(root, cfg)
 	var out []Delta
 	seen := make(map[string]bool, len(walked))
 	for _, w := range walked {
@@ -232,7 +284,14 @@ func Compare(ctx context.Context, src Source, root string, cfg config.Config) ([
 		if !ok && w.Status != corpus.Pending {
 			continue // a new file the index would skip
 		}
-		ds, err := checkOne(ctx, src, root, w.Path, Stat{Exists: true, Size: w.Size, MTime: w.ModTime}, idx, ok)
+		st := Stat{Exists: true, Size: w.Size, MTime: w.ModTime}
+		if w.Status != corpus.Pending {
+			// an indexed file the walk skips now: say why, never read it blindly
+			if st, err = statFile(tree, w.Path); err != nil {
+				return nil, err
+			}
+		}
+		ds, err := checkOne(ctx, src, tree, w.Path, st, idx, ok)
 		if err != nil {
 			return nil, err
 		}
@@ -243,13 +302,13 @@ func Compare(ctx context.Context, src Source, root string, cfg config.Config) ([
 			continue
 		}
 		// gone from the walk: deleted, or now excluded
-		ds, err := checkOne(ctx, src, root, f.Path, Stat{}, f, true)
+		ds, err := checkOne(ctx, src, tree, f.Path, Stat{}, f, true)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ds...)
 	}
-	out, err = pairRenames(ctx, src, root, out)
+	out, err = pairRenames(ctx, src, tree, out)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +330,7 @@ func sortDeltas(ds []Delta) {
 // costs one stat. It is safe for concurrent use.
 type Checker struct {
 	src  Source
-	root string
+	tree *corpus.Tree
 	cfg  config.Config
 
 	mu    sync.Mutex
@@ -288,7 +347,7 @@ type checked struct {
 // only read when cfg would index it, so a check never opens a secrets file.
 func NewChecker(src Source, root string, cfg config.Config) *Checker {
 	src.TablePrefixes = cfg.Database.TablePrefixes
-	return &Checker{src: src, root: root, cfg: cfg, cache: map[string]checked{}, moves: map[string]movesAt{}}
+	return &Checker{src: src, tree: newTree(root, cfg), cfg: cfg, cache: map[string]checked{}, moves: map[string]movesAt{}}
 }
 
 // Rev is the revision the Checker compares with.
@@ -297,7 +356,7 @@ func (c *Checker) Rev() string { return c.src.Rev }
 // Check returns the deltas of path now (none when it matches the revision)
 // and whether they were computed afresh rather than taken from the cache.
 func (c *Checker) Check(ctx context.Context, path string) ([]Delta, bool, error) {
-	st, err := StatFile(c.root, path)
+	st, err := statFile(c.tree, path)
 	if err != nil {
 		return nil, false, err
 	}
@@ -314,9 +373,14 @@ func (c *Checker) Check(ctx context.Context, path string) ([]Delta, bool, error)
 	if !indexed && !inCorpus(c.cfg, path) {
 		st = Stat{}
 	}
-	ds, err := checkOne(ctx, c.src, c.root, path, st, idx, indexed)
+	ds, err := checkOne(ctx, c.src, c.tree, path, st, idx, indexed)
 	if err != nil {
 		return nil, false, err
+	}
+	if len(ds) == 0 && indexed && idx.Unreadable {
+		// still unreadable: a chmod changes neither size nor mtime, so the
+		// next check must try again
+		return nil, true, nil
 	}
 	c.mu.Lock()
 	c.cache[path] = checked{st: st, deltas: ds}

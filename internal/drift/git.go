@@ -45,6 +45,7 @@ func GitDiff(ctx context.Context, src Source, root string, cfg config.Config) ([
 		sorted = append(sorted, p)
 	}
 	sort.Strings(sorted)
+	tree := newTree(root, cfg)
 	var out []Delta
 	for _, p := range sorted {
 		idx, indexed, err := src.File(ctx, p)
@@ -54,17 +55,17 @@ func GitDiff(ctx context.Context, src Source, root string, cfg config.Config) ([
 		if !indexed && !inCorpus(cfg, p) {
 			continue
 		}
-		st, err := StatFile(root, p)
+		st, err := statFile(tree, p)
 		if err != nil {
 			return nil, err
 		}
-		ds, err := checkOne(ctx, src, root, p, st, idx, indexed)
+		ds, err := checkOne(ctx, src, tree, p, st, idx, indexed)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ds...)
 	}
-	out, err = pairRenames(ctx, src, root, out)
+	out, err = pairRenames(ctx, src, tree, out)
 	if err != nil {
 		return nil, err
 	}

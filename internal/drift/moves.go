@@ -8,6 +8,8 @@ import (
 	"context"
 	"sort"
 
+	"github.com/ragraf/ragraf/internal/corpus"
+
 	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
@@ -44,8 +46,8 @@ func (m *LineMap) Map(ln int) (int, bool) {
 // path is not a file of the revision or no longer exists. Like Check, it
 // remembers its answer per (path, size, mtime).
 func (c *Checker) Moves(ctx context.Context, path string) (*LineMap, error) {
-	st, err := StatFile(c.root, path)
-	if err != nil || !st.Exists {
+	st, err := statFile(c.tree, path)
+	if err != nil || !st.Exists || st.Unreadable != "" {
 		return nil, err
 	}
 	c.mu.Lock()
@@ -58,7 +60,10 @@ func (c *Checker) Moves(ctx context.Context, path string) (*LineMap, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	cur, ok, err := readCurrent(c.root, path)
+	cur, ok, err := readCurrent(ctx, c.tree, path)
+	if corpus.Unreadable(err) != "" {
+		return nil, nil
+	}
 	if err != nil || !ok {
 		return nil, err
 	}

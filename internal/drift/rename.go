@@ -6,6 +6,8 @@ package drift
 import (
 	"context"
 	"sort"
+
+	"github.com/ragraf/ragraf/internal/corpus"
 )
 
 // renameThreshold is the share of common lines above which a delete and an
@@ -17,7 +19,7 @@ const renameThreshold = 0.5
 const maxRenamePairs = 250_000
 
 // pairRenames replaces delete+add pairs of similar content with rename deltas.
-func pairRenames(ctx context.Context, src Source, root string, ds []Delta) ([]Delta, error) {
+func pairRenames(ctx context.Context, src Source, tree *corpus.Tree, ds []Delta) ([]Delta, error) {
 	var dels, adds []int
 	for i, d := range ds {
 		switch d.Kind {
@@ -40,7 +42,10 @@ func pairRenames(ctx context.Context, src Source, root string, ds []Delta) ([]De
 	}
 	cur := make(map[int]current, len(adds))
 	for _, i := range adds {
-		c, _, err := readCurrent(root, ds[i].Path)
+		c, _, err := readCurrent(ctx, tree, ds[i].Path)
+		if corpus.Unreadable(err) != "" {
+			continue // gone unreadable since it was checked: stays an add
+		}
 		if err != nil {
 			return nil, err
 		}
