@@ -31,6 +31,10 @@ var ErrNotRegular = errors.New("not a regular file")
 // outside is read.
 var ErrOutside = errors.New("a symlink leads outside the project")
 
+// ErrIsDir means a directory is where a file was looked for; it is also
+// fs.ErrNotExist: no file is there.
+var ErrIsDir = fmt.Errorf("a directory: %w", fs.ErrNotExist)
+
 // OversizeError is a file over the size cap; it was not read.
 type OversizeError struct {
 	Size, Max int64
@@ -106,7 +110,7 @@ func (t *Tree) resolve(rel string) (string, fs.FileInfo, error) {
 	}
 	switch {
 	case fi.IsDir():
-		return "", nil, fmt.Errorf("%s is a directory: %w", rel, fs.ErrNotExist)
+		return "", nil, fmt.Errorf("%s: %w", rel, ErrIsDir)
 	case !fi.Mode().IsRegular():
 		return "", nil, fmt.Errorf("%s: %w", rel, ErrNotRegular)
 	}

@@ -137,8 +137,8 @@ func newTree(root string, cfg config.Config) *corpus.Tree {
 // changed secret value, is no change: live_read says the same).
 func checkOne(ctx context.Context, src Source, tree *corpus.Tree, path string, st Stat, idx IndexedFile, indexed bool) ([]Delta, error) {
 	switch {
-	case !st.Exists && !indexed:
-		return nil, nil
+	case !st.Exists && (!indexed || idx.Hash == ""):
+		return nil, nil // nothing there, and nothing of it in the index
 	case !st.Exists:
 		nodes, err := src.Nodes(ctx, path)
 		if err != nil {

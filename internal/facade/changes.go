@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -320,9 +319,12 @@ func (s *Service) workingChanges(ctx context.Context, snap *snapshot, cfg config
 			}
 		}
 		if d.Kind != drift.KindDelete {
-			c, err := corpus.Read(filepath.Join(s.root, filepath.FromSlash(d.Path)))
+			c, err := corpus.NewTree(s.root, cfg.MaxFileSize).Read(ctx, d.Path)
 			if err != nil {
-				continue // gone again since compare ran
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				continue // gone again since compare ran, or no longer readable as the index reads it
 			}
 			if c.Binary {
 				continue
@@ -397,7 +399,7 @@ func (s *Service) commitChanges(ctx context.Context, snap *snapshot, cfg config.
 			if b := blobs[i*per+1]; b != nil {
 				fc.cur, fc.hasCur = prepare(b), true
 			}
-		} else if c, err := corpus.Read(filepath.Join(s.root, filepath.FromSlash(p))); err == nil && !c.Binary {
+		} else if c, err := corpus.NewTree(s.root, cfg.MaxFileSize).Read(ctx, p); err == nil && !c.Binary {
 			fc.cur, _ = secrets.Redact(c.Data)
 			fc.hasCur = true
 		}

@@ -9,10 +9,6 @@ package facade
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"io/fs"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/secrets"
@@ -122,26 +118,6 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 	env.Limits = Limits{Limit: maxCodeLines, Returned: end - start + 1, Total: min(total, len(lines)-start+1)}
 	env.Limits.Truncated = env.Limits.Returned < env.Limits.Total
 	return s.done(ctx, env, snap, []string{path})
-}
-
-// fileState compares the working-tree file with the hash recorded at index time.
-func (s *Service) fileState(ctx context.Context, snap *snapshot, path string) string {
-	f, ok, err := snap.graph.File(ctx, path)
-	if err != nil || !ok {
-		return "unreadable"
-	}
-	b, err := s.openInProject(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "deleted"
-	}
-	if err != nil {
-		return "unreadable"
-	}
-	sum := sha256.Sum256(b)
-	if hex.EncodeToString(sum[:]) == f.Hash {
-		return "unchanged"
-	}
-	return "modified"
 }
 
 // splitLines splits text into lines that keep their newline.

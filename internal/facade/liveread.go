@@ -15,9 +15,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
 
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/corpus"
@@ -81,7 +82,7 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 		return nil, storeError(err)
 	}
 	res.Indexed = indexed
-	cur, err := s.readLive(path)
+	cur, err := s.readLive(ctx, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		res.FileState = "deleted"
 		res.Changed = indexed
@@ -123,11 +124,50 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 	return s.done(ctx, env, snap, []string{path})
 }
 
+// fileState says how the working-tree file stands against the revision
+// (unchanged, modified, deleted or unreadable) by the rule every answer
+// applies: its content prepared as the index prepares it (normalised,
+// redacted) against the indexed snapshot, so a CRLF or BOM conversion
+// alone is no change.
+func (s *Service) fileState(ctx context.Context, snap *snapshot, path string) string {
+	old, ok, err := snap.graph.Snapshot(ctx, path)
+	if err != nil {
+		return "unreadable"
+	}
+	if !ok {
+		// no text kept (a binary file): the raw bytes' hash decides
+		f, indexed, err := snap.graph.File(ctx, path)
+		if err != nil || !indexed || f.Hash == "" {
+			return "unreadable"
+		}
+		h, err := corpus.NewTree(s.root, maxLiveBytes).Hash(ctx, path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "deleted"
+		case err != nil:
+			return "unreadable"
+		case h == f.Hash:
+			return "unchanged"
+		}
+		return "modified"
+	}
+	cur, err := s.readLive(ctx, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "deleted"
+	case err != nil:
+		return "unreadable"
+	case cur == string(old):
+		return "unchanged"
+	}
+	return "modified"
+}
+
 // readLive reads the working-tree file at rel as the index would store it:
 // BOM dropped, CRLF turned into LF, secrets redacted; the line numbers are
 // those of the file.
-func (s *Service) readLive(rel string) (string, error) {
-	raw, err := s.openInProject(rel)
+func (s *Service) readLive(ctx context.Context, rel string) (string, error) {
+	raw, err := s.openInProject(ctx, rel)
 	if err != nil {
 		return "", err
 	}
@@ -182,43 +222,18 @@ func (s *Service) checkExcluded(rel string) error {
 }
 
 // hunks lists the changed regions between the indexed and the current text,
-// without context lines.
+// line by line and without context lines: a hunk starts at its first changed
+// line.
 func hunks(old, cur string) []Hunk {
-	ud, err := udiff.ToUnifiedDiff("indexed", "current", old, udiff.Strings(old, cur), 0)
-	if err != nil {
-		return []Hunk{}
-	}
+	edits := lcs.DiffLines(splitLines(old), splitLines(cur))
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
 	out := []Hunk{}
-	for _, h := range ud.Hunks {
-		oldLine, newLine := h.FromLine, h.ToLine
-		var cur *Hunk
-		flush := func() {
-			if cur != nil {
-				out = append(out, *cur)
-				cur = nil
-			}
+	for _, e := range edits {
+		if n := len(out); n > 0 && out[n-1].IndexedEndLine == e.Start && out[n-1].EndLine == e.ReplStart {
+			out[n-1].IndexedEndLine, out[n-1].EndLine = e.End, e.ReplEnd // adjacent: one region
+			continue
 		}
-		for _, l := range h.Lines {
-			switch l.Kind {
-			case udiff.Equal:
-				flush()
-				oldLine++
-				newLine++
-			case udiff.Delete:
-				if cur == nil {
-					cur = &Hunk{Line: newLine, EndLine: newLine - 1, IndexedLine: oldLine, IndexedEndLine: oldLine - 1}
-				}
-				cur.IndexedEndLine = oldLine
-				oldLine++
-			case udiff.Insert:
-				if cur == nil {
-					cur = &Hunk{Line: newLine, EndLine: newLine - 1, IndexedLine: oldLine, IndexedEndLine: oldLine - 1}
-				}
-				cur.EndLine = newLine
-				newLine++
-			}
-		}
-		flush()
+		out = append(out, Hunk{Line: e.ReplStart + 1, EndLine: e.ReplEnd, IndexedLine: e.Start + 1, IndexedEndLine: e.End})
 	}
 	return out
 }

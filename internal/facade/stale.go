@@ -45,8 +45,10 @@ func (s *Service) checker(snap *snapshot) *drift.Checker {
 func driftSource(snap *snapshot) drift.Source {
 	g := snap.graph
 	conv := func(f graph.File) drift.IndexedFile {
+		// the walk marks a file it cannot open `skipped`, the build one it
+		// cannot read `failed`: both are "unreadable: …", a change once readable
 		return drift.IndexedFile{Path: f.Path, Lang: f.Lang, Size: f.Size, MTime: f.MTime, Hash: f.Hash,
-			Unreadable: f.Status == "failed" && strings.HasPrefix(f.Reason, "unreadable")}
+			Unreadable: (f.Status == "failed" || f.Status == "skipped") && strings.HasPrefix(f.Reason, "unreadable")}
 	}
 	return drift.Source{
 		Rev: snap.name, GitHead: snap.info.GitHead,

@@ -6,15 +6,17 @@ package facade
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ragraf/ragraf/internal/corpus"
 )
 
 // decodeArgs decodes raw into v, refusing unknown fields, wrong types and
@@ -148,33 +150,21 @@ func (s *Service) cleanPath(field, p string) (string, error) {
 	return c, nil
 }
 
-// openInProject opens the working-tree file at the clean relative path rel,
-// refusing symlinks that resolve outside the project. It reads nothing else.
-func (s *Service) openInProject(rel string) ([]byte, error) {
-	full := filepath.Join(s.root, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return nil, err
-	}
-	root, err := filepath.EvalSymlinks(s.root)
-	if err != nil {
-		return nil, err
-	}
-	r, err := filepath.Rel(root, real)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+// openInProject reads the working-tree file at the clean relative path rel
+// through corpus.Tree: a regular file inside the project (a symlink leaving
+// it is refused), at most maxLiveBytes, never blocking on a FIFO.
+func (s *Service) openInProject(ctx context.Context, rel string) ([]byte, error) {
+	b, err := corpus.NewTree(s.root, maxLiveBytes).ReadRaw(ctx, rel)
+	var oe *corpus.OversizeError
+	switch {
+	case errors.Is(err, corpus.ErrOutside):
 		return nil, pathOutside(rel)
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
+	case errors.Is(err, corpus.ErrNotRegular), errors.Is(err, corpus.ErrIsDir):
 		return nil, badInput("path %q is not a regular file", rel)
-	}
-	if st.Size() > maxLiveBytes {
+	case errors.As(err, &oe):
 		return nil, badInput("path %q is larger than %d bytes", rel, maxLiveBytes)
 	}
-	return os.ReadFile(real)
+	return b, err
 }
 
 // maxLiveBytes caps what live_read and code read from the working tree.
