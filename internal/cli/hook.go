@@ -261,19 +261,39 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (str
 	}
 	useHookConfig(svc, opts.Global)
 	defer svc.Close()
-	readOnly := false // the ledger cannot be written: what changed is not recorded
-	if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:session-start"}); err != nil {
+	readOnly := false           // the ledger cannot be written: what changed is not recorded
+	var changed map[string]bool // the paths that differ from the index now
+	if denv, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:session-start"}); err != nil {
 		var fe *facade.Error
 		if !errors.As(err, &fe) || fe.Code != facade.ErrReadOnly {
 			return b.String() + driftFailed(ctx, err), nil
 		}
 		readOnly = true
+	} else if res, ok := denv.Result.(facade.DriftDetectResult); ok {
+		changed = map[string]bool{}
+		for _, p := range res.Changed {
+			changed[p] = true
+		}
 	}
 	env, err := svc.Drift(ctx, facade.DriftArgs{Unacked: true, Limit: 1000})
 	if err != nil {
 		return b.String() + driftFailed(ctx, err), nil
 	}
 	entries := env.Result.(facade.DriftResult).Entries
+	gone := 0 // unacknowledged entries whose files match the index again
+	if changed != nil {
+		kept := entries[:0:0]
+		for _, e := range entries {
+			if facade.Applies(e, changed) {
+				kept = append(kept, e)
+			}
+		}
+		gone = len(entries) - len(kept)
+		entries = kept
+	}
+	if gone > 0 {
+		fmt.Fprintf(&b, "%d earlier drift entries no longer apply (their files match the index again; `ragraf drift --unacked` lists them).\n", gone)
+	}
 	tools := "Use the ragraf MCP tools before grep and before editing: ragraf_search, ragraf_symbol, ragraf_callers, ragraf_impact, ragraf_code.\n"
 	if readOnly {
 		b.WriteString("The drift ledger cannot be written (a read-only file system or a full disk), so changes since indexing are not recorded; answers still carry stale_warnings for files that changed.\n")
@@ -281,6 +301,11 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (str
 			b.WriteString(tools)
 			return b.String(), env
 		}
+	}
+	if len(entries) == 0 && gone > 0 {
+		fmt.Fprintf(&b, "The index %s matches the working tree.\n", env.IndexRev)
+		b.WriteString(tools)
+		return b.String(), env
 	}
 	if len(entries) == 0 {
 		fmt.Fprintf(&b, "The index %s matches the working tree (%d ledger entries, all acknowledged).\n", env.IndexRev, env.Drift.Entries)
@@ -504,7 +529,7 @@ func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 	// the edit goes into the ledger as the hook's, deduplicated with what any
 	// other detector saw of the same change
 	det, _ := json.Marshal(map[string]any{"method": "hook:post-edit", "paths": []string{rel}})
-	_, _ = svc.Call(ctx, "drift_detect", det)
+	_, derr := svc.Call(ctx, "drift_detect", det)
 	args, _ := json.Marshal(map[string]string{"path": rel})
 	env, err := svc.Call(ctx, "outline", args)
 	var res facade.OutlineResult
@@ -517,9 +542,14 @@ func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 				return ""
 			}
 		}
+		if why := svc.NotIndexed(ctx, rel); why != "" {
+			return fmt.Sprintf("ragraf: %s is not in the index and a reindex will not add it: %s.\n", rel, why)
+		}
 		// not in the revision: a new file; compare records it (an add) with whatever else drifted
-		_, _ = svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"})
-		return fmt.Sprintf("ragraf: %s is not in the index (a new file, or excluded); `ragraf reindex --commit` adds it.\n", rel)
+		if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"}); err != nil {
+			return fmt.Sprintf("ragraf: %s is a new file; it is not recorded in the drift ledger (%s). `ragraf reindex --commit` adds it.\n", rel, notRecorded(err))
+		}
+		return fmt.Sprintf("ragraf: %s is not in the index (a new file); `ragraf reindex --commit` adds it.\n", rel)
 	}
 	var b strings.Builder
 	kind, lines := "", ""
@@ -536,11 +566,20 @@ func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 	if kind == "" {
 		return fmt.Sprintf("ragraf: %s matches the index %s.\n", rel, env.IndexRev)
 	}
-	fmt.Fprintf(&b, "ragraf: recorded the %s of %s", kind, rel)
-	if lines != "" {
-		fmt.Fprintf(&b, " (indexed lines %s)", lines)
+	if derr != nil {
+		// nothing was recorded: say so, and why, rather than claim it was
+		fmt.Fprintf(&b, "ragraf: the %s of %s", kind, rel)
+		if lines != "" {
+			fmt.Fprintf(&b, " (indexed lines %s)", lines)
+		}
+		fmt.Fprintf(&b, " is NOT recorded in the drift ledger: %s.\n", notRecorded(derr))
+	} else {
+		fmt.Fprintf(&b, "ragraf: recorded the %s of %s", kind, rel)
+		if lines != "" {
+			fmt.Fprintf(&b, " (indexed lines %s)", lines)
+		}
+		b.WriteString(" in the drift ledger.\n")
 	}
-	b.WriteString(" in the drift ledger.\n")
 	touched := touchedItems(res.Symbols)
 	if len(touched) == 0 {
 		return b.String()
@@ -574,6 +613,15 @@ func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// notRecorded says why a ledger write failed, for a hook's context.
+func notRecorded(err error) string {
+	fe := facade.AsError(err)
+	if fe.Code == facade.ErrReadOnly {
+		return "the ledger cannot be written (a read-only file system or a full disk)"
+	}
+	return fe.Code + " " + fe.Message
 }
 
 // touchedItems are the innermost definitions with a stale mark.

@@ -253,6 +253,16 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 	return env, s.finish(ctx, env, snap, filePaths(res.Changed))
 }
 
+// Applies reports whether entry e still describes the working tree, given
+// the paths a compare has just found changed: a manual entry and a live
+// database's always do; a file's only while the file (or, for a rename, its
+// new path) differs from the revision. After switching back to the indexed
+// branch no file entry applies.
+func Applies(e control.Entry, changed map[string]bool) bool {
+	return e.Method == drift.MethodManual || e.Method == drift.MethodDBSchemaDiff || strings.HasPrefix(e.Path, "db:") ||
+		changed[e.Path]
+}
+
 // filePaths drops the "db:" paths of live databases, which no file check
 // can answer.
 func filePaths(ps []string) []string {

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -190,35 +191,63 @@ func (s *Service) UseConfig(path string) {
 // current config, applied by corpus.Rules exactly as the walk of an index
 // applies them.
 func (s *Service) checkExcluded(rel string) error {
+	if why := s.excludedBy(rel); why != "" {
+		return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q %s", rel, why)}
+	}
+	return nil
+}
+
+// excludedBy says why rel is excluded, as the rest of a sentence starting
+// with the path ("" when it is not).
+func (s *Service) excludedBy(rel string) string {
 	cfg, err := config.Load(s.cfgPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && s.cfgPath == s.layout.Config():
 		cfg = config.Default()
 	case err != nil:
-		return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q is not served: the project's excludes cannot be read until its config loads (%v)", rel, err)}
+		return fmt.Sprintf("is not served: the project's excludes cannot be read until its config loads (%v)", err)
 	}
 	rules := corpus.NewRules(s.root, cfg)
 	if why := rules.Excluded(rel); why != "" {
-		return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q is excluded from the index by %s; its content is not served", rel, why)}
+		return fmt.Sprintf("is excluded from the index by %s; its content is not served", why)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(s.root, filepath.FromSlash(rel)))
 	if err != nil {
-		return nil // nothing to follow: the read reports a missing file
+		return "" // nothing to follow: the read reports a missing file
 	}
 	root, err := filepath.EvalSymlinks(s.root)
 	if err != nil {
-		return nil
+		return ""
 	}
 	target, err := filepath.Rel(root, real)
 	if err != nil || target == ".." || strings.HasPrefix(target, ".."+string(os.PathSeparator)) || filepath.IsAbs(target) {
-		return nil // outside the project: the read refuses it
+		return "" // outside the project: the read refuses it
 	}
 	if target = filepath.ToSlash(target); target != rel {
 		if why := rules.Excluded(target); why != "" {
-			return &Error{Code: ErrExcluded, Message: fmt.Sprintf("path %q leads to %q, which is excluded from the index by %s; its content is not served", rel, target, why)}
+			return fmt.Sprintf("leads to %q, which is excluded from the index by %s; its content is not served", target, why)
 		}
 	}
-	return nil
+	return ""
+}
+
+// NotIndexed says why a reindex would not add the project-relative file rel
+// to the index ("" when it would): an exclude rule, a language the project
+// does not index, a file that is not regular, leads out of the project or is
+// over max_file_size.
+func (s *Service) NotIndexed(ctx context.Context, rel string) string {
+	if why := s.excludedBy(rel); why != "" {
+		return "it " + strings.TrimSuffix(why, "; its content is not served")
+	}
+	cfg := s.configOrDefault()
+	if lang := corpus.DetectLang(rel); lang == "" || !slices.Contains(cfg.Languages, lang) {
+		return "the project does not index its language (languages in project.yaml)"
+	}
+	_, err := corpus.NewTree(s.root, cfg.MaxFileSize).Stat(rel)
+	if why := corpus.Unreadable(err); why != "" {
+		return why
+	}
+	return ""
 }
 
 // hunks lists the changed regions between the indexed and the current text,
