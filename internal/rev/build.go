@@ -437,6 +437,8 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		refs = append(refs, r.refs...)
 	}
 	nodes = uniqueNodes(nodes, opts.Logger)
+	// routing configuration changes extracted routes: before anything is written
+	nodes = applyRouteImports(nodes, routeImports(opts.Root, opts.Logger.Warn))
 	chunks = uniqueChunks(chunks, opts.Logger)
 	snapshots := make(map[string][]byte, len(results))
 	for i := range results {

@@ -1,0 +1,14 @@
+<?php
+
+namespace App\Controller;
+
+use Symfony\Component\Routing\Attribute\Route;
+
+#[Route('/blog')]
+final class BlogController
+{
+    #[Route('/', name: 'blog_index', methods: ['GET'])]
+    public function index(): void
+    {
+    }
+}
