@@ -3,6 +3,9 @@ package mcpserver_test
 import (
 	"bufio"
 	"context"
+	"io"
+	"net/http"
+	"net/url"
 	"os/exec"
 	"strings"
 	"testing"
@@ -65,5 +68,56 @@ func TestMCPHTTPSessionsExpire(t *testing.T) {
 	}
 	if _, err := callEnv(t, ctx, idle, "status", map[string]any{}); err == nil {
 		t.Error("a session idle for 2.4 s with --session-idle 1s still answers")
+	}
+}
+
+// TestReliability_ForeignOriginRefused: the HTTP server refuses a request
+// whose Origin is not a loopback origin (a page of another site in the
+// user's browser, or one reached through a DNS name rebound to 127.0.0.1),
+// as it refuses a Host that is not loopback; a client that sends no Origin,
+// or a loopback one, is served.
+func TestReliability_ForeignOriginRefused(t *testing.T) {
+	root := newProject(t)
+	endpoint := startHTTP(t, root)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	post := func(origin, host string) int {
+		t.Helper()
+		req, err := http.NewRequest("POST", endpoint, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{"", "http://localhost", "http://localhost:3000", "https://127.0.0.1:" + u.Port(), "http://[::1]:8080", "http://127.8.9.10"} {
+		if code := post(o, ""); code != http.StatusOK {
+			t.Errorf("Origin %q: status %d, want 200", o, code)
+		}
+	}
+	for _, o := range []string{"http://evil.example", "https://attacker.test:443", "null", "http://127.0.0.1.evil.example",
+		"http://localhost.evil.example", "file://", "chrome-extension://abcdef", "http://10.0.0.1", "http://0.0.0.0:8080", "not a url"} {
+		if code := post(o, ""); code != http.StatusForbidden {
+			t.Errorf("Origin %q: status %d, want 403", o, code)
+		}
+	}
+	if code := post("", "rebound.example:"+u.Port()); code != http.StatusForbidden {
+		t.Errorf("Host rebound.example: status %d, want 403", code)
 	}
 }

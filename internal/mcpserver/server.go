@@ -19,8 +19,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -224,13 +227,16 @@ const DefaultSessionIdle = 30 * time.Minute
 
 // ServeHTTP serves srv over streamable HTTP on ln until ctx is done. A
 // session that receives no request for idle (DefaultSessionIdle when 0) is
-// closed; its client gets 404 and starts a new one.
+// closed; its client gets 404 and starts a new one. A request from a web page
+// of another origin is refused (loopbackOrigin), and the SDK refuses a Host
+// that is not loopback on a loopback address: together they keep a page in
+// the user's browser, or a name rebound to 127.0.0.1, from calling the tools.
 func ServeHTTP(ctx context.Context, srv *mcp.Server, ln net.Listener, idle time.Duration) error {
 	if idle <= 0 {
 		idle = DefaultSessionIdle
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{SessionTimeout: idle})
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: loopbackOrigin(h), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -247,4 +253,41 @@ func ServeHTTP(ctx context.Context, srv *mcp.Server, ln net.Listener, idle time.
 		return nil
 	}
 	return err
+}
+
+// loopbackOrigin refuses, with 403, a request whose Origin header names
+// anything but a loopback origin (http or https on localhost, 127.0.0.0/8 or
+// [::1]), as the MCP transport asks of a local server against DNS
+// rebinding: a browser sends Origin with every cross-origin request, and a
+// page served elsewhere must not reach the tools. A request without Origin
+// (an MCP client that is not a browser) passes.
+func loopbackOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if vs, ok := r.Header["Origin"]; ok {
+			for _, o := range vs {
+				if !isLoopbackOrigin(o) {
+					http.Error(w, fmt.Sprintf("Forbidden: origin %q is not a loopback origin", o), http.StatusForbidden)
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isLoopbackOrigin reports whether origin (scheme://host[:port], as a
+// browser sends it) is http or https on a loopback host. "null" (a sandboxed
+// or file: page) is not.
+func isLoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }
