@@ -12,7 +12,16 @@ import (
 // in this package.
 var ragrafBin string
 
+// TestMain builds the binary, or takes the one RAGRAF_TEST_BIN names
+// (scripts/test.sh builds it once for every package that runs it).
 func TestMain(m *testing.M) {
+	if bin := os.Getenv("RAGRAF_TEST_BIN"); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			panic("RAGRAF_TEST_BIN: " + err.Error())
+		}
+		ragrafBin = bin
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "ragraf-bin")
 	if err != nil {
 		panic(err)

@@ -23,11 +23,21 @@ import (
 
 var binary string
 
-// TestMain builds ragraf once for the tests that run it as a process.
+// TestMain builds ragraf once for the tests that run it as a process, or
+// takes the binary RAGRAF_TEST_BIN names (scripts/test.sh builds it once for
+// every package that runs it).
 func TestMain(m *testing.M) {
 	// a fuzzing worker runs only the fuzz target, which needs no binary
 	flag.Parse()
 	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		os.Exit(m.Run())
+	}
+	if bin := os.Getenv("RAGRAF_TEST_BIN"); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			fmt.Fprintf(os.Stderr, "RAGRAF_TEST_BIN: %v\n", err)
+			os.Exit(1)
+		}
+		binary = bin
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "ragraf-bin")
