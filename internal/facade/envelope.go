@@ -72,6 +72,7 @@ const (
 	ErrUnknownOp     = "E_UNKNOWN_OP"
 	ErrStaleCursor   = "E_STALE_CURSOR" // a cursor cut from another revision
 	ErrReadOnly      = "E_READ_ONLY"    // the ledger cannot be written (read-only file system, full disk); reads still work
+	ErrCancelled     = "E_CANCELLED"    // the caller cancelled the call (or its deadline passed) before it finished
 	ErrInternal      = "E_INTERNAL"
 )
 
@@ -94,10 +95,22 @@ func AsError(err error) *Error {
 	if errors.As(err, &fe) {
 		return fe
 	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return Cancelled(err)
+	}
 	return &Error{Code: ErrInternal, Message: "internal error: " + err.Error()}
 }
 
+// Cancelled is the answer to a call its caller cancelled, or whose
+// deadline passed, before it finished: not an internal error.
+func Cancelled(cause error) *Error {
+	return &Error{Code: ErrCancelled, Message: "the call was cancelled before it finished: " + cause.Error()}
+}
+
 func storeError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return Cancelled(err)
+	}
 	if errors.Is(err, sqlitedb.ErrSchema) {
 		return &Error{Code: ErrSchema, Message: err.Error()}
 	}

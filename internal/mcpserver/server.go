@@ -168,7 +168,10 @@ func schemaOptions() *jsonschema.ForOptions {
 	}}
 }
 
-// handler runs one operation. A panic becomes an error for this call only.
+// handler runs one operation. A panic becomes an error for this call only; a
+// call cancelled before it finished is answered E_CANCELLED, never
+// E_INTERNAL (the protocol has the client ignore the answer, but a client
+// that logs it must not see a server fault).
 func handler(svc *facade.Service, op string, formats bool, log *slog.Logger) mcp.ToolHandler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -189,6 +192,12 @@ func handler(svc *facade.Service, op string, formats bool, log *slog.Logger) mcp
 		}
 		env, cerr := svc.Call(ctx, op, args)
 		if cerr != nil {
+			if ctx.Err() != nil {
+				// cancelled by the client (notifications/cancelled) or the
+				// connection: whatever the store said on the way out, the
+				// call did not fail
+				return errorResult(facade.Cancelled(ctx.Err())), nil
+			}
 			return errorResult(facade.AsError(cerr)), nil
 		}
 		b, merr := facade.EncodeCompactJSON(env)

@@ -3,12 +3,17 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/facade"
+	"github.com/ragraf/ragraf/internal/rev"
 )
 
 // A panic inside one call becomes an error result for that call only.
@@ -42,5 +47,67 @@ func TestEveryOperationHasADescriptionWithAnExample(t *testing.T) {
 		if !strings.Contains(descs[o.Name], "Example: {") {
 			t.Errorf("%s: description without a worked example", o.Name)
 		}
+	}
+}
+
+// TestReliability_CancelledCallIsNotInternal: a call whose context is
+// cancelled before it finishes (the client sent notifications/cancelled, or
+// the connection went) is answered E_CANCELLED, never E_INTERNAL; the
+// service answers the next call normally.
+func TestReliability_CancelledCallIsNotInternal(t *testing.T) {
+	root := t.TempDir()
+	var src strings.Builder
+	src.WriteString("<?php\nnamespace Shop;\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&src, "/** Puts goods into the basket. */\nfunction cartAdd%d($goods) { return cartAdd%d($goods); }\n\n", i, (i+1)%30)
+	}
+	if err := os.WriteFile(filepath.Join(root, "lib.php"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Embeddings.Model = config.StaticModel
+	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
+		t.Fatal(err)
+	}
+	svc, err := facade.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	calls := []struct{ op, args string }{
+		{"search", `{"query":"basket goods"}`},
+		{"search", `{"query":"basket goods","mode":"semantic"}`},
+		{"search", `{"query":"basket goods","mode":"hybrid"}`},
+		{"repo_map", `{"budget_tokens":300}`},
+		{"symbol", `{"name":"cartAdd1"}`},
+		{"callers", `{"qname":"Shop\\cartAdd1"}`},
+		{"status", `{}`},
+	}
+	req := func(op, args string) *mcp.CallToolRequest {
+		return &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: Prefix + op, Arguments: json.RawMessage(args)}}
+	}
+	text := func(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
+	cancelledSeen := 0
+	for _, c := range calls {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err := handler(svc, c.op, true, nil)(ctx, req(c.op, c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case res.IsError && strings.Contains(text(res), facade.ErrCancelled):
+			cancelledSeen++
+		case res.IsError:
+			t.Errorf("%s %s cancelled: %s, want %s", c.op, c.args, text(res), facade.ErrCancelled)
+		}
+		// the next call, not cancelled, answers
+		res, err = handler(svc, c.op, true, nil)(context.Background(), req(c.op, c.args))
+		if err != nil || res.IsError {
+			t.Errorf("%s %s after a cancelled call: %v %s", c.op, c.args, err, text(res))
+		}
+	}
+	if cancelledSeen == 0 {
+		t.Error("no cancelled call was answered E_CANCELLED: the test does not reach a store with a cancelled context")
 	}
 }
