@@ -80,6 +80,16 @@ func Ops() []Op {
 
 // Call runs the operation name with JSON arguments (an object; empty means {}).
 func (s *Service) Call(ctx context.Context, name string, args []byte) (*Envelope, error) {
+	env, err := s.call(ctx, name, args)
+	if err != nil && ctx.Err() != nil && AsError(err).Code == ErrInternal {
+		// a store interrupted by the cancel says "context canceled" under
+		// any wrapper: the call was cancelled, nothing failed
+		return nil, Cancelled(ctx.Err())
+	}
+	return env, err
+}
+
+func (s *Service) call(ctx context.Context, name string, args []byte) (*Envelope, error) {
 	for _, o := range Ops() {
 		if o.Name == name {
 			return o.run(ctx, s, args)

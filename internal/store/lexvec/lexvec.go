@@ -169,9 +169,8 @@ type Store struct {
 	commonMu sync.Mutex
 	common   map[string]bool // term -> matches more than commonLimit chunks (search.go)
 
-	vecOnce sync.Once
-	vec     *Vectors // vectors.go
-	vecErr  error
+	vecMu   sync.Mutex
+	vecLoad *vectorLoad // the vectors read, or being read (vectors.go)
 }
 
 // Open opens a published lexvec.sqlite read-only and checks its schema version.

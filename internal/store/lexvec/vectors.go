@@ -310,11 +310,46 @@ func (w *Writer) Vectors(ctx context.Context, v *Vectors) error {
 	return writeVectors(ctx, w.tx, v)
 }
 
+// vectorLoad is one read of the vector model, finished when done is closed.
+type vectorLoad struct {
+	done chan struct{}
+	v    *Vectors
+	err  error
+}
+
 // Vectors reads the vector model once and keeps it; nil when the revision
-// has none.
+// has none. Concurrent callers share one read, which runs detached from the
+// first caller's context: a caller that is cancelled stops waiting, not the
+// read, and a read that fails is not kept (the next call reads again), so one
+// cancelled search never breaks the searches after it.
 func (s *Store) Vectors(ctx context.Context) (*Vectors, error) {
-	s.vecOnce.Do(func() { s.vec, s.vecErr = s.readVectors(ctx) })
-	return s.vec, s.vecErr
+	s.vecMu.Lock()
+	l := s.vecLoad
+	if l == nil {
+		l = &vectorLoad{done: make(chan struct{})}
+		s.vecLoad = l
+		go func() {
+			v, err := s.readVectors(context.WithoutCancel(ctx))
+			s.vecMu.Lock()
+			l.v, l.err = v, err
+			if err != nil && s.vecLoad == l {
+				s.vecLoad = nil
+			}
+			s.vecMu.Unlock()
+			close(l.done)
+		}()
+	}
+	s.vecMu.Unlock()
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		select {
+		case <-l.done: // read already: the answer is there
+		default:
+			return nil, ctx.Err()
+		}
+	}
+	return l.v, l.err
 }
 
 func (s *Store) readVectors(ctx context.Context) (*Vectors, error) {

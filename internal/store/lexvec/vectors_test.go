@@ -129,3 +129,41 @@ func TestM4_VectorDeltaUpdateEqualsFullWrite(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestReliability_CancelledVectorsReadNotKept: a Vectors call whose context
+// is cancelled does not leave its cancellation behind: the calls after it,
+// on the same open store, get the model (before, the first call's error was
+// kept for as long as the store stayed open, and semantic search, hybrid
+// search and similar failed in every session).
+func TestReliability_CancelledVectorsReadNotKept(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lexvec.sqlite")
+	w, err := Create(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Vectors(ctx, sampleVectors()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for round := range 3 {
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if v, err := s.Vectors(cancelled); err == nil && v == nil {
+			t.Fatalf("round %d: a cancelled call answered no model and no error", round)
+		}
+		for i := range 2 {
+			v, err := s.Vectors(ctx)
+			if err != nil || v == nil || !slices.Equal(v.IDs, []string{"n1", "n2"}) {
+				t.Fatalf("round %d, call %d after a cancelled one: %v, %v", round, i, v, err)
+			}
+		}
+	}
+}
