@@ -19,6 +19,7 @@ func TestConfiguration_SymfonyRoutePrefixes(t *testing.T) {
 	want := []string{
 		"web_route src/Api/PostApi.php:9 GET /api/posts/{id} -> App\\Api\\PostApi::show",
 		"web_route src/Controller/BlogController.php:10 GET /{_locale}/blog -> App\\Controller\\BlogController::index",
+		"web_route src/Controller/BlogController.php:15 GET /{_locale}/blog/posts/{slug} -> App\\Controller\\BlogController::show",
 	}
 	if diff := cmp.Diff(want, entries); diff != "" {
 		t.Errorf("routes (-want +got):\n%s", diff)

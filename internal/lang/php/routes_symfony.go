@@ -127,7 +127,7 @@ func (d *domainWalker) symfonyRoute(at *sitter.Node, handler, path string, verbs
 		prefix = c.route
 	}
 	for _, v := range verbs {
-		full := d.routePath(prefix + "/" + strings.TrimLeft(path, "/"))
+		full := symfonyParams.ReplaceAllString(d.routePath(prefix+"/"+strings.TrimLeft(path, "/")), "{$1}")
 		props := map[string]string{"method": v, "uri": full, "framework": "attribute"}
 		if name != "" {
 			props["name"] = name
@@ -136,6 +136,11 @@ func (d *domainWalker) symfonyRoute(at *sitter.Node, handler, path string, verbs
 		d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
 	}
 }
+
+// symfonyParams matches a route parameter with an entity mapping
+// ({slug:post}), an inline requirement ({page<\d+>}) or default ({page?1}),
+// which Symfony's Route moves out of the path: debug:router prints {slug}.
+var symfonyParams = regexp.MustCompile(`\{(!?\w+)(?::[\w.]+)?(?:<[^>{}]*>)?(?:\?[^{}]*)?\}`)
 
 // methodEntries finds #[Route] attributes and @Route annotations on a method.
 func (d *domainWalker) methodEntries(m *sitter.Node, c *domainClass) {

@@ -11,4 +11,9 @@ final class BlogController
     public function index(): void
     {
     }
+
+    #[Route('/posts/{slug:post}', name: 'blog_post', methods: ['GET'])]
+    public function show(): void
+    {
+    }
 }
