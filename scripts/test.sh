@@ -6,6 +6,15 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# Each stage prints its time when the next starts, and the total at the end.
+run_start=$SECONDS stage_start=$SECONDS stage_name=""
+stage() {
+  [ -n "$stage_name" ] && echo "-- $stage_name: $((SECONDS - stage_start)) s"
+  stage_name=$1 stage_start=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+}
+stage "installing test tools"
+
 need_apt=()
 command -v php >/dev/null 2>&1 || need_apt+=(php-cli)
 if [ ${#need_apt[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
@@ -62,7 +71,7 @@ export RAGRAF_TOKENIZERS_ORACLE="$ORACLE_DIR"
   echo "warning: github.com/daulet/tokenizers could not be downloaded; the WordPiece oracle test will skip"
 
 if [ -x scripts/testdb.sh ]; then
-  echo "== starting test databases"
+  stage "starting test databases"
   if scripts/testdb.sh start; then
     eval "$(scripts/testdb.sh env | sed 's/^/export /')"
   else
@@ -70,14 +79,14 @@ if [ -x scripts/testdb.sh ]; then
   fi
 fi
 
-echo "== gofmt"
+stage "gofmt"
 bad=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
 
-echo "== go vet"
+stage "go vet"
 go vet ./... || exit 1
 
-echo "== staticcheck"
+stage "staticcheck"
 SC=$(go env GOPATH)/bin/staticcheck
 [ -x "$SC" ] || (cd /tmp && GOFLAGS=-mod=mod go install honnef.co/go/tools/cmd/staticcheck@v0.8.2) >/dev/null 2>&1
 if [ -x "$SC" ]; then
@@ -86,20 +95,33 @@ else
   echo "warning: staticcheck could not be installed; skipped"
 fi
 
-echo "== go test"
-status=0
-go test -timeout 40m -count=1 ./... || status=$?
+# The binary is built once and shared by every package whose tests run it
+# as a process (their TestMain takes RAGRAF_TEST_BIN instead of building).
+stage "building the binary and the test summariser"
+TEST_TMP=$(mktemp -d /tmp/ragraf-test.XXXXXX)
+trap 'rm -rf "$TEST_TMP"' EXIT
+go build -o "$TEST_TMP/ragraf" ./cmd/ragraf || exit 1
+go build -o "$TEST_TMP/testsum" ./scripts/testsum || exit 1
+export RAGRAF_TEST_BIN="$TEST_TMP/ragraf"
 
-# Every fuzz target runs a short fixed time on top of its seed corpus (which
-# go test above already ran); RAGRAF_FUZZTIME=0 skips this step. A failure
-# the fuzzer finds is printed with its input; it fails the run only with
-# RAGRAF_FUZZ_STRICT=1, since what a few random seconds find differs from one
-# run to the next and a new finding is a report, not a change's regression
-# (the seeds, which every run checks, are).
-FUZZTIME=${RAGRAF_FUZZTIME:-8s}
+stage "go test"
+status=0
+# testsum prints what go test prints without -v, failed tests' output, and
+# one last line: "N passed, N failed, N skipped"
+go test -json -timeout 40m -count=1 ./... | "$TEST_TMP/testsum" | tee "$TEST_TMP/summary.log" || status=1
+summary=$(tail -1 "$TEST_TMP/summary.log")
+
+# Random fuzzing on top of the seeds (which go test above ran, every
+# target): off by default, since it costs a compile of each package with
+# coverage instrumentation and what a few random seconds find differs from
+# one run to the next. A scheduled run sets RAGRAF_FUZZTIME (e.g. 8s a
+# target). A finding is printed with its input; it fails the run only with
+# RAGRAF_FUZZ_STRICT=1 (a new finding is a report, not a change's
+# regression; the seeds, which every run checks, are).
+FUZZTIME=${RAGRAF_FUZZTIME:-0}
 fuzz_failed=0
 if [ "$FUZZTIME" != 0 ]; then
-  echo "== fuzz ($FUZZTIME each)"
+  stage "fuzz ($FUZZTIME each)"
   while IFS=: read -r file name; do
     pkg=./$(dirname "$file")
     if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "$pkg" >/tmp/ragraf-fuzz.log 2>&1; then
@@ -119,5 +141,8 @@ if [ "$FUZZTIME" != 0 ]; then
   fi
 fi
 
+stage ""
 [ -x scripts/testdb.sh ] && scripts/testdb.sh stop >/dev/null 2>&1
+echo "total: $((SECONDS - run_start)) s"
+echo "$summary"
 exit $status
