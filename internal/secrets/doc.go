@@ -32,13 +32,28 @@
 //     "with the password `v`", where v reads as a secret (two character classes,
 //     six characters or more).
 //
-// Strong names (password, secret, token, api_key ...) redact any non-empty
-// value; weak names (key, hash, signature ...) only values of 20+ characters
-// with Shannon entropy above 3.5 bits per character and two character classes.
+// The rule is positional (positions.go): whatever stands in a credential's
+// position is redacted, whatever it looks like ('SuperSecret1815', 'letmein',
+// a 2 KB base64 key). Positions besides the above: every literal of a strong
+// key's expression (both branches of a ternary, a concatenation continued on
+// later lines, md5('v'), a heredoc), the get hook of a secret-named property
+// and a secret's getter, the password argument of connection and auth calls
+// ($redis->auth, oci_connect, ->real_connect, ->login, hash_hmac's key),
+// command lines (sshpass -p, curl -u, PGPASSWORD=v cmd), SQL SET `col`='v',
+// <parameter key="mailer_password">, Markdown tables (| password | v | and a
+// password column), **Password:** v, <!-- password: v -->, // pass=v, and the
+// paths of Teams and Telegram webhook URLs.
+//
+// Strong names (password, secret, token, api_key ...) redact any value but
+// what cannot hold one (isCredential: nothing, a reference, a placeholder
+// without a letter or digit, null or a type name, a class name, the name of
+// another secret as a constant or dotted key, a compared literal); weak names
+// (key, hash, signature ...) only values of 20+ characters with Shannon
+// entropy above 3.5 bits per character and two character classes.
 // A qualifier after the secret word keeps the name secret (DB_PASSWORD_2,
-// password_new, api_key_prod). Values that name or describe a secret are
-// kept: variables, calls, interpolated strings, placeholders without a letter
-// or digit, plain words, constants (FTP_PASS) and names of secrets
-// (user_pass, AllowNoPassword). secretstest writes a corpus of planted
+// password_new, api_key_prod, DB_PASSWORD_RO), and so does a service glued
+// to it (PGPASSWORD, smtppass). In prose, outside a key's position, values
+// that name or describe a secret are kept: plain words, constants
+// (FTP_PASS) and names of secrets (user_pass, AllowNoPassword). secretstest writes a corpus of planted
 // secrets that the tests of this package, rev and cli look for everywhere.
 package secrets
