@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,7 +79,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", opts.Out, err)
 	}
-	tmp, err := os.MkdirTemp("", "ragraf-stand-")
+	removeStale(os.TempDir())
+	tmp, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", tmpPrefix, os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
@@ -343,4 +345,30 @@ func sample[T any](xs []T, n int, rng *rand.Rand) []T {
 		out[i] = xs[j]
 	}
 	return out
+}
+
+// tmpPrefix starts the scratch directory of a run, followed by the pid of
+// the process that made it: ragraf-stand-PID-RANDOM.
+const tmpPrefix = "ragraf-stand-"
+
+// removeStale removes the scratch directories under dir left by runs whose
+// process is gone (killed with SIGKILL, or the machine stopped): a run
+// removes its own when it ends, and a running one (its pid alive) is kept.
+func removeStale(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), tmpPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }

@@ -327,3 +327,32 @@ func TestM1_CallerTruthIsTheEnclosingDefinition(t *testing.T) {
 	}
 	eq(t, "question", ts[0].Question, "who calls A::target?")
 }
+
+// TestReliability_StaleScratchRemoved: a run removes the scratch
+// directories of runs whose process is gone (a SIGKILLed stand), and keeps
+// those of live processes and anything else in the temporary directory.
+func TestReliability_StaleScratchRemoved(t *testing.T) {
+	dir := t.TempDir()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("no `true` to make a finished process:", err)
+	}
+	dead := filepath.Join(dir, fmt.Sprintf("ragraf-stand-%d-123", gone.Process.Pid))
+	live := filepath.Join(dir, fmt.Sprintf("ragraf-stand-%d-456", os.Getppid()))
+	own := filepath.Join(dir, fmt.Sprintf("ragraf-stand-%d-789", os.Getpid()))
+	other := filepath.Join(dir, "ragraf-stand-test-42")
+	for _, d := range []string{dead, live, own, other} {
+		if err := os.MkdirAll(filepath.Join(d, "tree"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeStale(dir)
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("%s of a finished process is still there (%v)", dead, err)
+	}
+	for _, d := range []string{live, own, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s removed: %v", d, err)
+		}
+	}
+}
