@@ -115,3 +115,29 @@ func TestFT25_CLIDriftLifecycle(t *testing.T) {
 		t.Fatalf("reindex without index: exit %d", r.code)
 	}
 }
+
+// TestReliability_IndexArchivesTheLedger: a note recorded on a revision is
+// archived with a report when plain `ragraf index` builds the next one, as
+// `reindex --commit` archives it (before, the new revision hid it: never
+// shown, never archived).
+func TestReliability_IndexArchivesTheLedger(t *testing.T) {
+	root := writeFiles(t, map[string]string{"src/util.php": "<?php\nfunction util() { return 1; }\n"})
+	if r := run(t, root, "index"); r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, root, "drift", "record", "--path", "src/util.php", "--note", "split util before the release"); r.code != 0 {
+		t.Fatalf("record: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, root, "index"); r.code != 0 {
+		t.Fatalf("second index: %d %s", r.code, r.stderr)
+	}
+	report := filepath.Join(root, ".ragraf", "archive", "rev-0001..rev-0002.md")
+	b, err := os.ReadFile(report)
+	if err != nil {
+		ents, _ := os.ReadDir(filepath.Join(root, ".ragraf", "archive"))
+		t.Fatalf("no archive report after a plain index: %v (archive holds %v)", err, ents)
+	}
+	if !strings.Contains(string(b), "split util before the release") {
+		t.Errorf("the report does not hold the note:\n%s", b)
+	}
+}
