@@ -71,3 +71,40 @@ func TestModelPullListRemoveThroughTheBinary(t *testing.T) {
 		t.Fatalf("removing twice: %d", r.code)
 	}
 }
+
+// TestReliability_ModelRemoveValidatesName: `ragraf model remove` with ".",
+// "..", "/", "", a path or a name with separators exits non-zero and every
+// installed model stays; a real name still removes its model alone.
+func TestReliability_ModelRemoveValidatesName(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("RAGRAF_CACHE_DIR", cache)
+	dir := t.TempDir()
+	src := writeFiles(t, map[string]string{"model.onnx": "copied", "tokenizer.json": "{}"})
+	for _, name := range []string{"me/one", "me/two"} {
+		if r := run(t, dir, "model", "pull", name, "--from-dir", src, "--no-runtime"); r.code != 0 {
+			t.Fatalf("pull %s: %d %s", name, r.code, r.stderr)
+		}
+	}
+	keep := filepath.Join(cache, "keep.txt")
+	if err := os.WriteFile(keep, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{".", "..", "/", "", "./", "me/..", "../models", "me/one/..", "a/b/c", `me\one`, "me--one", filepath.Join(cache, "models")} {
+		r := run(t, dir, "model", "remove", bad)
+		if r.code == 0 {
+			t.Errorf("remove %q: exit 0: %s", bad, r.stdout)
+		}
+		if l := run(t, dir, "model", "list"); !strings.Contains(l.stdout, "me/one\t") || !strings.Contains(l.stdout, "me/two\t") {
+			t.Fatalf("after remove %q: %s", bad, l.stdout)
+		}
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Fatalf("the cache lost a file: %v", err)
+	}
+	if r := run(t, dir, "model", "remove", "me/one"); r.code != 0 {
+		t.Fatalf("remove me/one: %d %s", r.code, r.stderr)
+	}
+	if l := run(t, dir, "model", "list"); strings.Contains(l.stdout, "me/one\t") || !strings.Contains(l.stdout, "me/two\t") {
+		t.Fatalf("after remove me/one: %s", l.stdout)
+	}
+}

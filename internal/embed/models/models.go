@@ -29,6 +29,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -142,11 +143,30 @@ func RuntimeDir() string {
 	return filepath.Join(d, "onnxruntime")
 }
 
+// segment is one part of a hub repository name: letters, digits, '-', '_'
+// and '.', starting and ending with a letter or digit, no "--" or "..".
+var segment = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$`)
+
+// ValidName checks that name is a hub repository name, "owner/name" or
+// "name": so a name is always one directory under the cache's models
+// directory, never ".", "..", the directory itself or a path.
+func ValidName(name string) error {
+	parts := strings.Split(name, "/")
+	ok := len(parts) <= 2
+	for _, p := range parts {
+		ok = ok && segment.MatchString(p) && !strings.Contains(p, "--") && !strings.Contains(p, "..")
+	}
+	if !ok {
+		return fmt.Errorf("bad model name %q: want a Hugging Face repository name such as %s", name, DefaultModel)
+	}
+	return nil
+}
+
 // Dir is the directory of model name.
 func Dir(name string) (string, error) {
 	name = canonical(name)
-	if name == "" || strings.Contains(name, "..") || strings.ContainsAny(name, `\:`) || strings.HasPrefix(name, "/") {
-		return "", fmt.Errorf("bad model name %q", name)
+	if err := ValidName(name); err != nil {
+		return "", err
 	}
 	d, err := CacheDir()
 	if err != nil {
@@ -247,7 +267,8 @@ func Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(dir); err != nil {
+	// only a model's directory goes: one holding installed.json
+	if _, err := os.Lstat(filepath.Join(dir, "installed.json")); err != nil {
 		return fmt.Errorf("%w: %s", ErrNotInstalled, canonical(name))
 	}
 	return os.RemoveAll(dir)
