@@ -92,6 +92,27 @@ func (e *ConflictError) Error() string {
 		"\n(--force overwrites the ragraf entries named above)"
 }
 
+// NextSteps are what the user does, per target, before the agent uses
+// what install wrote: approvals and trust that no file can grant.
+func NextSteps(root string, targets []string) []string {
+	steps := map[string]string{
+		"claude": "Claude Code: start `claude` here and approve the project MCP server \"ragraf\" when asked (later: /mcp); the hooks apply from the next session",
+		"codex": fmt.Sprintf("Codex: it reads .codex/config.toml and .codex/hooks.json only in a trusted project: trust this folder when `codex` asks, "+
+			"or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml", root),
+		"cursor":   "Cursor: enable the \"ragraf\" server when Cursor offers it (Settings, MCP)",
+		"gemini":   "Gemini CLI: with folder trust on, trust this folder when `gemini` asks, or it ignores .gemini/settings.json; /mcp lists the server",
+		"vscode":   "VS Code: open .vscode/mcp.json and start the \"ragraf\" server, trusting it when asked",
+		"opencode": "opencode: the server starts with the next `opencode` session",
+	}
+	var out []string
+	for _, t := range targets {
+		if s, ok := steps[t]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // ErrUnknownTarget is returned for a target name Install does not know.
 var ErrUnknownTarget = errors.New("unknown target")
 

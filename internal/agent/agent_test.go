@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -424,5 +425,41 @@ func TestAgentInstallOtherCommand(t *testing.T) {
 	}
 	if d := cmp.Diff(orig, snapshot(t, root)); d != "" {
 		t.Errorf("uninstall did not restore (-orig +now):\n%s", d)
+	}
+}
+
+// TestAgentGeminiTextHasNoImports: Gemini CLI reads `@path` in its context
+// files (AGENTS.md, GEMINI.md) as a file import and fails on one that is not
+// a file; ragraf's text in every file Gemini reads holds no `@` before a
+// word.
+func TestAgentGeminiTextHasNoImports(t *testing.T) {
+	at := regexp.MustCompile(`@\S`)
+	for sc, files := range scenarios {
+		root := seed(t, files)
+		if _, err := Install(testOptions(root, "gemini", "claude")); err != nil {
+			t.Fatal(err)
+		}
+		settings, _ := os.ReadFile(filepath.Join(root, ".gemini/settings.json"))
+		d, err := parseJSONC(settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctxFiles := d.decode(d.root).(map[string]any)["context"].(map[string]any)["fileName"]
+		for _, f := range ctxFiles.([]any) {
+			b, _ := os.ReadFile(filepath.Join(root, f.(string)))
+			s := string(b)
+			i, j := strings.Index(s, blockBegin), strings.Index(s, blockEnd)
+			if i < 0 {
+				continue
+			}
+			if m := at.FindString(s[i:j]); m != "" {
+				t.Errorf("%s: %s holds %q in ragraf's block, which Gemini reads as an import", sc, f, m)
+			}
+		}
+	}
+	for name, text := range Texts() {
+		if m := at.FindString(text); m != "" {
+			t.Errorf("%s holds %q", name, m)
+		}
 	}
 }

@@ -1,6 +1,6 @@
 // This file is the codex target (OpenAI Codex CLI): the [mcp_servers.ragraf]
 // table in .codex/config.toml with only the keys Codex accepts (it rejects
-// unknown ones such as type), the hooks feature flag there, and the
+// unknown ones such as type), the hooks feature flag there ([features].hooks), and the
 // SessionStart and PostToolUse hooks in .codex/hooks.json.
 
 package agent
@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // codexTable is the region ragraf owns in config.toml.
@@ -44,10 +45,20 @@ func codexConfig(cur []byte, _ bool, ctx editCtx) ([]byte, error) {
 			return nil, err
 		}
 	}
-	// hooks.json is read only with the hooks feature on; a value the user set stays
-	return setTOMLKey(out, "features", "codex_hooks", "true", func(line string) {
+	// hooks.json is read only with the hooks feature on ([features].hooks; codex_hooks is its deprecated
+	// name, which Codex warns about in every session); a value the user set stays
+	note := func(n string) {
 		if ctx.note != nil {
-			ctx.note(fmt.Sprintf("%q is set there, so Codex will not run the hooks in .codex/hooks.json (they need codex_hooks = true under [features])", line))
+			ctx.note(n)
 		}
+	}
+	_, _ = setTOMLKey(out, "features", "codex_hooks", "", func(line string) {
+		if !strings.HasPrefix(line, "codex_hooks") {
+			return // features as an inline table: the hooks key's check below names it
+		}
+		note(fmt.Sprintf("%q is the deprecated name of [features].hooks, which Codex warns about in every session; remove that line", line))
+	})
+	return setTOMLKey(out, "features", "hooks", "true", func(line string) {
+		note(fmt.Sprintf("%q is set there, so Codex will not run the hooks in .codex/hooks.json (they need hooks = true under [features])", line))
 	})
 }

@@ -8,6 +8,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
@@ -23,6 +26,8 @@ type agentOptions struct {
 	DryRun  bool
 	Force   bool
 	Command string
+	// commandSet: --command was given; otherwise the running binary is named when PATH's ragraf is another file
+	commandSet bool
 	// run is agent.Install or agent.Uninstall; tests replace it
 	install, uninstall func(agent.Options) (*agent.Report, error)
 }
@@ -51,6 +56,7 @@ func newAgentCmd(io IO, g *globalOptions) *cobra.Command {
 			Short: sub.short,
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
+				opts.commandSet = cmd.Flags().Changed("command")
 				return agentRun(opts, sub.use, *sub.run)
 			},
 		}
@@ -58,7 +64,7 @@ func newAgentCmd(io IO, g *globalOptions) *cobra.Command {
 		c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the plan and the diffs, write nothing")
 		if sub.use == "install" {
 			c.Flags().BoolVar(&opts.Force, "force", false, "overwrite a ragraf entry ragraf did not write, or a file that does not parse")
-			c.Flags().StringVar(&opts.Command, "command", "ragraf", "the ragraf executable the agents run")
+			c.Flags().StringVar(&opts.Command, "command", "ragraf", "the ragraf executable the agents run (default: ragraf when PATH's ragraf is this binary, else this binary's path)")
 		}
 		cmd.AddCommand(c)
 	}
@@ -77,11 +83,19 @@ func agentRun(opts *agentOptions, verb string, run func(agent.Options) (*agent.R
 	if err != nil {
 		return err
 	}
-	rep, err := run(agent.Options{Root: root, Targets: targets, DryRun: opts.DryRun, Force: opts.Force, Command: opts.Command})
+	w := opts.IO.Out
+	command := opts.Command
+	if verb == "install" && !opts.commandSet {
+		var note string
+		command, note = agentCommand()
+		if note != "" {
+			fmt.Fprintln(w, "note: "+note)
+		}
+	}
+	rep, err := run(agent.Options{Root: root, Targets: targets, DryRun: opts.DryRun, Force: opts.Force, Command: command})
 	if err != nil {
 		return err
 	}
-	w := opts.IO.Out
 	for _, a := range rep.Actions {
 		line := fmt.Sprintf("%-9s %s", a.Op, a.Path)
 		if a.Reason != "" {
@@ -112,7 +126,37 @@ func agentRun(opts *agentOptions, verb string, run func(agent.Options) (*agent.R
 	default:
 		fmt.Fprintf(w, "uninstalled: %d files restored or removed\n", rep.Changed())
 	}
+	if verb == "install" {
+		fmt.Fprintln(w, "next:")
+		for _, s := range agent.NextSteps(root, targets) {
+			fmt.Fprintln(w, "  "+s)
+		}
+	}
 	return nil
+}
+
+// agentCommand is the executable the configs run: "ragraf" when that name on
+// PATH is this very binary, else this binary's absolute path (an agent
+// starting a bare ragraf would run another one, or fail to connect), with a
+// note saying so.
+func agentCommand() (string, string) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "ragraf", ""
+	}
+	if abs, err := filepath.Abs(exe); err == nil {
+		exe = abs
+	}
+	onPath, err := exec.LookPath("ragraf")
+	if err == nil {
+		a, aerr := os.Stat(exe)
+		b, berr := os.Stat(onPath)
+		if aerr == nil && berr == nil && os.SameFile(a, b) {
+			return "ragraf", ""
+		}
+		return exe, fmt.Sprintf("`ragraf` on PATH is %s, not this binary: the configs run %s (--command names another)", onPath, exe)
+	}
+	return exe, fmt.Sprintf("`ragraf` is not on PATH: the configs run %s (--command names another)", exe)
 }
 
 func joinComma(ss []string) string {

@@ -22,6 +22,8 @@ func TestAgentInstallCLI(t *testing.T) {
 		return string(b)
 	}
 
+	// the binary on PATH: the configs call a bare ragraf
+	t.Setenv("PATH", filepath.Dir(ragrafBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	r := run(t, dir, "agent", "install", "--target", "claude", "--dry-run")
 	if r.code != 0 || !strings.Contains(r.stdout, `"ragraf": {"type": "stdio", "command": "ragraf"`) || !strings.Contains(r.stdout, "nothing was written") {
 		t.Fatalf("dry run: %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -157,5 +159,39 @@ func TestReliability_AgentRecordHoldsNoToken(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, ".mcp.json")); string(got) != mcp {
 		t.Errorf("uninstall did not restore .mcp.json:\n%s", got)
+	}
+}
+
+// TestAgentInstallCommandOffPath: with no ragraf on PATH (the README's
+// `make build` writes bin/ragraf) the configs run the binary's absolute
+// path and the install says so; --command overrides; the install prints each
+// client's next step; the Gemini-read text has no @word import.
+func TestAgentInstallCommandOffPath(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	dir := writeFiles(t, map[string]string{})
+	r := run(t, dir, "agent", "install", "--target", "claude,codex,gemini")
+	if r.code != 0 {
+		t.Fatalf("install: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "`ragraf` is not on PATH: the configs run "+ragrafBin) {
+		t.Errorf("no note about the command:\n%s", r.stdout)
+	}
+	for _, want := range []string{"approve the project MCP server", "trusted project", "trust this folder when `gemini` asks"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no next step %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, p := range []string{".mcp.json", ".claude/settings.json", ".codex/config.toml", ".codex/hooks.json", ".gemini/settings.json"} {
+		b, _ := os.ReadFile(filepath.Join(dir, p))
+		if !strings.Contains(string(b), ragrafBin) {
+			t.Errorf("%s does not run %s:\n%s", p, ragrafBin, b)
+		}
+	}
+	other := writeFiles(t, map[string]string{})
+	if r := run(t, other, "agent", "install", "--target", "claude", "--command", "/opt/rg/ragraf"); r.code != 0 || strings.Contains(r.stdout, "not on PATH") {
+		t.Fatalf("--command: %d\n%s", r.code, r.stdout)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, ".mcp.json")); !strings.Contains(string(b), `"/opt/rg/ragraf"`) {
+		t.Errorf(".mcp.json with --command:\n%s", b)
 	}
 }
