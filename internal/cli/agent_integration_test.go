@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -193,5 +195,69 @@ func TestAgentInstallCommandOffPath(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(other, ".mcp.json")); !strings.Contains(string(b), `"/opt/rg/ragraf"`) {
 		t.Errorf(".mcp.json with --command:\n%s", b)
+	}
+}
+
+// TestAgentInstallIsNotDrift: the files `agent install` writes into an
+// indexed project (AGENTS.md's block, CLAUDE.md, the skills) are not
+// recorded as the project's changes by the next drift detection or hook;
+// an edit of the project's code still is, and so is a user's later edit of
+// AGENTS.md.
+func TestAgentInstallIsNotDrift(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"src/Cart.php": "<?php\nnamespace App;\nclass Cart {\n    public function add(int $n): int { return $n; }\n}\n",
+		"AGENTS.md":    "# Rules\n\nRun the tests.\n",
+		"docs/x.md":    "# Docs\n",
+	})
+	if r := run(t, dir, "index"); r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, dir, "agent", "install", "--target", "claude,codex", "--command", "ragraf"); r.code != 0 {
+		t.Fatalf("install: %d %s", r.code, r.stderr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src/Cart.php"), []byte("<?php\nnamespace App;\nclass Cart {\n    public function add(int $n): int { return $n + 1; }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := runIn(t, dir, "{}", "hook", "session-start"); r.code != 0 {
+		t.Fatalf("hook: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, dir, "query", "drift_detect", "--args", `{}`); r.code != 0 {
+		t.Fatalf("drift_detect: %d %s", r.code, r.stderr)
+	}
+	paths := func() []string {
+		r := run(t, dir, "query", "drift", "--args", `{"unacked":true}`)
+		var env struct {
+			Result struct {
+				Entries []struct {
+					Path string `json:"path"`
+				} `json:"entries"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+			t.Fatalf("drift: %v\n%s%s", err, r.stdout, r.stderr)
+		}
+		var out []string
+		for _, e := range env.Result.Entries {
+			out = append(out, e.Path)
+		}
+		return out
+	}
+	got := paths()
+	if !slices.Contains(got, "src/Cart.php") {
+		t.Errorf("the code edit is not in the ledger: %v", got)
+	}
+	for _, p := range got {
+		if p != "src/Cart.php" {
+			t.Errorf("ragraf's own file %s recorded as drift", p)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("# Rules, edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, dir, "query", "drift_detect", "--args", `{}`); r.code != 0 {
+		t.Fatalf("drift_detect: %d %s", r.code, r.stderr)
+	}
+	if got := paths(); !slices.Contains(got, "AGENTS.md") {
+		t.Errorf("a user's edit of AGENTS.md is not recorded: %v", got)
 	}
 }

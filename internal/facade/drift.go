@@ -87,6 +87,9 @@ func (s *Service) configOrDefault() config.Config {
 // record appends the deltas found by method as ledger entries, and the edges
 // they make stale; it returns the entries that were new.
 func (s *Service) record(ctx context.Context, ctl *control.Store, snap *snapshot, method string, ds []drift.Delta) ([]control.Entry, error) {
+	if method != drift.MethodManual {
+		ds = s.withoutAgentFiles(ds)
+	}
 	if len(ds) == 0 {
 		return nil, nil
 	}
