@@ -69,7 +69,7 @@ func newBrowser(t testing.TB, base, token, shots string) *browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, 10*time.Minute)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	b := &browser{ctx: ctx, t: t, base: base, shots: shots}
 	msgs := chromedp.Console(ctx)
@@ -95,7 +95,7 @@ func newBrowser(t testing.TB, base, token, shots string) *browser {
 // do runs actions with a time limit and fails the test on an error.
 func (b *browser) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, 90*time.Second)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		b.mu.Lock()

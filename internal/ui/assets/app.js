@@ -84,13 +84,14 @@
   var status = document.createElement("p");
   status.setAttribute("role", "status");
   status.className = "envbar";
-  host.parentNode.insertBefore(status, host);
+  var grid = host.closest(".graphgrid") || host;
+  grid.parentNode.insertBefore(status, grid);
 
   function elements(g, dx, dy, withBoxes) {
     var out = [];
     g.nodes.forEach(function (n) {
       if (n.box && !withBoxes) return;
-      var d = { id: n.id, label: n.label, kind: n.kind, url: n.url, qname: n.qname, level: n.level };
+      var d = { id: n.id, label: n.label, kind: n.kind, url: n.url, qname: n.qname, level: n.level, w: Math.max(24, n.label.length * 6.4 + 12) };
       if (n.parent && withBoxes) d.parent = n.parent;
       var el = { group: "nodes", data: d, classes: [] };
       if (n.box) el.classes.push("box");
@@ -117,7 +118,7 @@
     maxZoom: 3,
     textureOnViewport: true,
     style: [
-      { selector: "node", style: { "label": "data(label)", "font-size": 11, "shape": "round-rectangle", "width": "label", "height": 20,
+      { selector: "node", style: { "label": "data(label)", "font-size": 11, "shape": "round-rectangle", "width": "data(w)", "height": 20,
         "padding": "4px", "text-valign": "center", "text-halign": "center", "background-color": "#e7f0fb", "border-width": 1,
         "border-color": "#5b7da6", "color": "#102a43" } },
       { selector: "node.box", style: { "background-color": "#f1f4f8", "background-opacity": 0.7, "border-color": "#c3ccd6", "label": "data(label)",
