@@ -128,7 +128,7 @@
       { selector: "node.k-class, node.k-interface, node.k-trait, node.k-enum", style: { "background-color": "#efe6fb", "border-color": "#6b46c1" } },
       { selector: "node.stale", style: { "border-color": "#8a1c1c", "border-width": 2, "border-style": "dashed" } },
       { selector: "node:selected", style: { "border-color": "#ff8c00", "border-width": 3 } },
-      { selector: "edge", style: { "width": 1.4, "curve-style": "bezier", "target-arrow-shape": "triangle", "arrow-scale": 0.8 } },
+      { selector: "edge", style: { "width": 1.4, "curve-style": "straight", "target-arrow-shape": "triangle", "arrow-scale": 0.8 } },
       { selector: "edge.stated", style: { "line-color": "#1a5fb4", "target-arrow-color": "#1a5fb4" } },
       { selector: "edge.derived", style: { "line-color": "#b54708", "target-arrow-color": "#b54708", "line-style": "dashed" } },
       { selector: ".hidden", style: { "display": "none" } }
