@@ -14,7 +14,7 @@ import (
 
 // EntryPointsArgs filters the entry points.
 type EntryPointsArgs struct {
-	Kind   string `json:"kind,omitempty" jsonschema:"web_route, http_endpoint, cli_command or cron_job; empty for all"`
+	Kind   string `json:"kind,omitempty" jsonschema:"web_route, http_endpoint, cli_command, cron_job or event_listener; empty for all"`
 	Path   string `json:"path,omitempty" jsonschema:"only those declared in this file or directory"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 200, max 1000)"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
@@ -55,7 +55,7 @@ type EntryPointsResult struct {
 	EntryPoints []EntryPoint `json:"entry_points"`
 }
 
-var entryKinds = []fact.NodeKind{fact.WebRoute, fact.HTTPEndpoint, fact.CLICommand, fact.CronJob}
+var entryKinds = []fact.NodeKind{fact.WebRoute, fact.HTTPEndpoint, fact.CLICommand, fact.CronJob, fact.EventListener}
 
 // EntryPoints lists the project's entry points.
 func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envelope, error) {
@@ -69,7 +69,7 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 			}
 		}
 		if kinds == nil {
-			return nil, badInput("kind %q: want web_route, http_endpoint, cli_command or cron_job", args.Kind)
+			return nil, badInput("kind %q: want web_route, http_endpoint, cli_command, cron_job or event_listener", args.Kind)
 		}
 	}
 	prefix := ""

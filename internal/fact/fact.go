@@ -41,8 +41,11 @@ const (
 	HTTPEndpoint NodeKind = "http_endpoint"
 	CLICommand   NodeKind = "cli_command"
 	CronJob      NodeKind = "cron_job"
-	Doc          NodeKind = "doc"
-	DocSection   NodeKind = "doc_section"
+	// EventListener is a handler the framework calls on an event or hook:
+	// Symfony and Doctrine listeners and subscribers.
+	EventListener NodeKind = "event_listener"
+	Doc           NodeKind = "doc"
+	DocSection    NodeKind = "doc_section"
 )
 
 // IsType reports whether k declares a class-like type.

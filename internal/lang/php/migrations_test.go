@@ -81,3 +81,46 @@ func TestTablesFromApplicationCode_LaravelSchemaTable(t *testing.T) {
 		t.Errorf("schema facts (-want +got):\n%s", diff)
 	}
 }
+
+// TestConfiguration_EventListeners: listener attributes and a subscriber's
+// getSubscribedEvents() give event_listener entry points whose handles
+// references name the method.
+func TestConfiguration_EventListeners(t *testing.T) {
+	src, err := os.ReadFile("testdata/schema/Listeners.php")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	res, err := x.File(context.Background(), "Listeners.php", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := map[string]string{}
+	for _, n := range res.Domain.Nodes {
+		if n.Kind == fact.EventListener {
+			ev[n.ID] = n.QName
+		}
+	}
+	var got []string
+	for _, r := range res.Domain.Refs {
+		if q, ok := ev[r.From]; ok && r.Kind == RefHandles {
+			got = append(got, q+" -> "+r.Name)
+		}
+	}
+	sort.Strings(got)
+	want := []string{
+		`event Events::onFlush -> App\EventListener\FlushListener::onFlush`,
+		`event KernelEvents::EXCEPTION -> App\EventListener\Subscriber::onException`,
+		`event KernelEvents::RESPONSE -> App\EventListener\Subscriber::first`,
+		`event KernelEvents::RESPONSE -> App\EventListener\Subscriber::second`,
+		`event Symfony\Component\HttpKernel\Event\RequestEvent -> App\EventListener\LocaleListener::onRequest`,
+		`event app.saved -> App\EventListener\Subscriber::onSaved`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("listeners (-want +got):\n%s", diff)
+	}
+}

@@ -321,6 +321,7 @@ func (d *domainWalker) class(n *sitter.Node) {
 		d.eloquentModel(n, body, c)
 	}
 	d.repositoryEntity(n, body, c)
+	d.listeners(n, body, c)
 	if c.table != "" && c.id != "" && d.isModel(c) {
 		d.ref(RefTableUse, c.id, n, c.table, map[string]string{"via": "model $table", "op": "", "inferred": "false"})
 	}
