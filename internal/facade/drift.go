@@ -24,6 +24,7 @@ type DriftArgs struct {
 	Path    string `json:"path,omitempty" jsonschema:"only entries for this project-relative path"`
 	Kind    string `json:"kind,omitempty" jsonschema:"only entries of this kind: add, modify, delete, rename, slice_boundary, schema_change, note"`
 	Unacked bool   `json:"unacked,omitempty" jsonschema:"only entries without an acknowledgement"`
+	EntryID string `json:"entry_id,omitempty" jsonschema:"list this entry's acknowledgements, paged by limit and cursor (other answers carry an entry's latest 3 and acks_total)"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"page size (default 100, max 1000)"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"limits.cursor of the last answer"`
 	Output
@@ -154,16 +155,57 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 	if err != nil {
 		return nil, err
 	}
+	if args.EntryID != "" {
+		return s.driftAcks(ctx, ctl, snap, pg, args.EntryID)
+	}
 	all, err := ctl.Entries(ctx, control.Filter{Revision: snap.name, Path: args.Path, Kind: args.Kind, Unacked: args.Unacked})
 	if err != nil {
 		return nil, storeError(err)
 	}
 	env := s.envelope("drift", snap)
-	shown := pageOf(pg, all)
+	shown := latestAcks(pageOf(pg, all))
 	env.Result = DriftResult{Rev: snap.name, Entries: nz(shown)}
 	env.Limits = pg.limits(snap, len(shown), len(all))
 	env.NotFound = len(all) == 0
 	return env, s.finish(ctx, env, snap, entryPaths(shown))
+}
+
+// shownAcks is how many acknowledgements an entry carries in a list: the
+// latest; drift with entry_id pages through all of them.
+const shownAcks = 3
+
+// maxAcks bounds the acknowledgements of one entry: with notes of at most
+// maxNoteBytes, an entry costs a bounded amount to store and to page.
+const maxAcks = 100
+
+// latestAcks keeps the latest shownAcks acknowledgements of each entry,
+// with acks_total saying how many there are.
+func latestAcks(es []control.Entry) []control.Entry {
+	for i := range es {
+		if n := len(es[i].Acks); n > shownAcks {
+			es[i].AcksTotal = n
+			es[i].Acks = es[i].Acks[n-shownAcks:]
+		}
+	}
+	return es
+}
+
+// driftAcks is drift with entry_id: the entry, its acknowledgements paged.
+func (s *Service) driftAcks(ctx context.Context, ctl *control.Store, snap *snapshot, pg pager, id string) (*Envelope, error) {
+	got, err := ctl.Entries(ctx, control.Filter{IDs: []string{id}})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if len(got) != 1 {
+		return nil, &Error{Code: ErrUnknownID, Message: fmt.Sprintf("no drift entry %q; list entries with the drift operation", id)}
+	}
+	e := got[0]
+	all := e.Acks
+	e.Acks, e.AcksTotal = nz(pageOf(pg, all)), len(all)
+	env := s.envelope("drift", snap)
+	env.Result = DriftResult{Rev: snap.name, Entries: []control.Entry{e}}
+	env.Limits = pg.limits(snap, len(e.Acks), len(all))
+	return env, s.finish(ctx, env, snap, entryPaths(got))
 }
 
 func entryPaths(es []control.Entry) []string {
@@ -316,7 +358,7 @@ func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envel
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading back the recorded entry: %v", err)}
 	}
 	env := s.envelope("drift_record", snap)
-	env.Result = DriftEntryResult{Entry: got[0], Added: len(added) == 1}
+	env.Result = DriftEntryResult{Entry: latestAcks(got)[0], Added: len(added) == 1}
 	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
 	return env, s.finish(ctx, env, snap, []string{p})
 }
@@ -338,6 +380,11 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	if err != nil {
 		return nil, err
 	}
+	if had, err := ctl.Entries(ctx, control.Filter{IDs: []string{args.EntryID}}); err != nil {
+		return nil, storeError(err)
+	} else if len(had) == 1 && len(had[0].Acks) >= maxAcks {
+		return nil, badInput("entry %s already has %d acknowledgements, at most %d; list them with drift entry_id", args.EntryID, len(had[0].Acks), maxAcks)
+	}
 	if _, err := ctl.AppendAck(ctx, args.EntryID, args.Note, time.Now()); err != nil {
 		if errors.Is(err, control.ErrUnknownEntry) {
 			return nil, &Error{Code: ErrUnknownID, Message: fmt.Sprintf("no drift entry %q; list entries with the drift operation", args.EntryID)}
@@ -349,7 +396,7 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading back entry %s: %v", args.EntryID, err)}
 	}
 	env := s.envelope("drift_ack", snap)
-	env.Result = DriftEntryResult{Entry: got[0], Added: false}
+	env.Result = DriftEntryResult{Entry: latestAcks(got)[0], Added: false}
 	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
 	return env, s.finish(ctx, env, snap, nil)
 }

@@ -2,6 +2,7 @@ package facade
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -105,5 +106,58 @@ func TestReliability_LiveReadHunksStartAtTheChange(t *testing.T) {
 		if got := hunks(old, cur); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: hunks %+v, want %+v", cur, got, want)
 		}
+	}
+}
+
+// TestReliability_AcksBoundedAndPaged: an entry takes at most maxAcks
+// acknowledgements; a list carries each entry's latest shownAcks with
+// acks_total, so `drift limit: 1` stays small however many notes were
+// written; drift entry_id pages through all of them in order.
+func TestReliability_AcksBoundedAndPaged(t *testing.T) {
+	ctx := context.Background()
+	_, s := driftProject(t)
+	env, err := s.DriftRecord(ctx, DriftRecordArgs{Path: "src/Cart.php", Note: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := env.Result.(DriftEntryResult).Entry.ID
+	note := strings.Repeat("n", maxNoteBytes-4)
+	for i := range maxAcks {
+		if _, err := s.DriftAck(ctx, DriftAckArgs{EntryID: id, Note: fmt.Sprintf("%04d", i) + note}); err != nil {
+			t.Fatalf("ack %d: %v", i, err)
+		}
+	}
+	if _, err := s.DriftAck(ctx, DriftAckArgs{EntryID: id, Note: "one more"}); AsError(errOr(err)).Code != ErrBadInput {
+		t.Errorf("ack %d: %v, want %s", maxAcks+1, err, ErrBadInput)
+	}
+	env, err = s.Drift(ctx, DriftArgs{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := EncodeCompactJSON(env)
+	e := env.Result.(DriftResult).Entries[0]
+	if len(b) > (shownAcks+2)*maxNoteBytes || len(e.Acks) != shownAcks || e.AcksTotal != maxAcks ||
+		!strings.HasPrefix(e.Acks[shownAcks-1].Note, fmt.Sprintf("%04d", maxAcks-1)) {
+		t.Errorf("drift limit 1: %d bytes, %d acks shown, acks_total %d", len(b), len(e.Acks), e.AcksTotal)
+	}
+	var seen []string
+	cursor := ""
+	for range maxAcks {
+		env, err := s.Drift(ctx, DriftArgs{EntryID: id, Limit: 40, Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range env.Result.(DriftResult).Entries[0].Acks {
+			seen = append(seen, a.Note[:4])
+		}
+		if cursor = env.Limits.Cursor; cursor == "" {
+			break
+		}
+	}
+	if len(seen) != maxAcks || seen[0] != "0000" || seen[maxAcks-1] != fmt.Sprintf("%04d", maxAcks-1) {
+		t.Errorf("paged acks: %d, first %v", len(seen), seen[:min(3, len(seen))])
+	}
+	if _, err := s.Drift(ctx, DriftArgs{EntryID: "d-0000000000000000"}); AsError(errOr(err)).Code != ErrUnknownID {
+		t.Errorf("unknown entry: %v", err)
 	}
 }

@@ -35,6 +35,9 @@ type Entry struct {
 	DetectedAt  string   `json:"detected_at"`
 	DedupKey    string   `json:"dedup_key"`
 	Acks        []Ack    `json:"acks"`
+	// AcksTotal is set by readers that show only the latest acks: how many
+	// the entry has in all
+	AcksTotal int `json:"acks_total,omitempty"`
 }
 
 // Ack is one drift_ack row.
