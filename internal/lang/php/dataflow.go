@@ -384,25 +384,24 @@ func (l *lowering) stmt(n *sitter.Node) {
 		id := l.node(n, "return", dataflow.Loc{Kind: dataflow.Return}, ins)
 		l.f.Returns = append(l.f.Returns, id)
 	case "if_statement":
-		c := l.cond(n, "if", l.expr(n.ChildByFieldName("condition")))
+		branches, hasElse := ifBranches(n)
+		c := l.cond(n, "if", l.expr(branches[0].cond))
 		pre := l.copyEnv()
 		var ends []map[string][]int
-		l.under(c, func() { l.stmt(n.ChildByFieldName("body")) })
+		l.under(c, func() { l.stmt(branches[0].body) })
 		ends = append(ends, l.env)
-		leaving := leavesBlock(n.ChildByFieldName("body"), l.src)
-		hasElse := false
-		for _, alt := range n.ChildrenByFieldName("alternative") {
+		leaving := endOf(branches[0].body, l.src) != fallsThrough
+		for _, b := range branches[1:] {
 			l.env = copyOf(pre)
-			if alt.Kind() == "else_clause" {
-				hasElse = true
-				l.under(c, func() { l.stmt(alt.ChildByFieldName("body")) })
+			if b.clause.Kind() == "else_clause" {
+				l.under(c, func() { l.stmt(b.body) })
 			} else {
 				// else_if_clause: its condition runs when the earlier ones failed
-				l.under(c, func() { c = l.cond(alt, "elseif", l.expr(alt.ChildByFieldName("condition"))) })
+				l.under(c, func() { c = l.cond(b.clause, "elseif", l.expr(b.cond)) })
 				pre = l.copyEnv()
-				l.under(c, func() { l.stmt(alt.ChildByFieldName("body")) })
+				l.under(c, func() { l.stmt(b.body) })
 			}
-			leaving = leaving || leavesBlock(alt.ChildByFieldName("body"), l.src)
+			leaving = leaving || endOf(b.body, l.src) != fallsThrough
 			ends = append(ends, l.env)
 		}
 		if !hasElse {
@@ -542,7 +541,7 @@ func (l *lowering) stmt(n *sitter.Node) {
 }
 
 // replaceReturns starts the try or catch blocks of try statement n: when
-// its finally block ends in a return (or a throw), their returns do not
+// its finally block leaves (return, throw, exit; endOf), their returns do not
 // give the function's value. The returned function ends them (idempotent);
 // the finally block itself is lowered after it.
 func (l *lowering) replaceReturns(n *sitter.Node) func() {
@@ -552,7 +551,7 @@ func (l *lowering) replaceReturns(n *sitter.Node) func() {
 			fin = c.ChildByFieldName("body")
 		}
 	}
-	if fin == nil || !endsInExit(fin) {
+	if fin == nil || endOf(fin, l.src) != leaves {
 		return func() {}
 	}
 	l.replacing = append(l.replacing, l.closure)
@@ -562,24 +561,6 @@ func (l *lowering) replaceReturns(n *sitter.Node) func() {
 			l.replacing = l.replacing[:k-1]
 		}
 	}
-}
-
-// endsInExit reports whether block b's last statement is a return or a
-// throw, so that no path leaves it normally.
-func endsInExit(b *sitter.Node) bool {
-	for i := int(b.NamedChildCount()) - 1; i >= 0; i-- {
-		c := b.NamedChild(uint(i))
-		switch c.Kind() {
-		case "comment":
-			continue
-		case "return_statement":
-			return true
-		case "expression_statement":
-			return c.NamedChildCount() > 0 && c.NamedChild(0).Kind() == "throw_expression"
-		}
-		return false
-	}
-	return false
 }
 
 func copyOf(m map[string][]int) map[string][]int {

@@ -10,8 +10,6 @@
 package php
 
 import (
-	"strings"
-
 	"github.com/ragraf/ragraf/internal/dataflow"
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 )
@@ -55,40 +53,6 @@ func (l *lowering) condIn(id int) *[]dataflow.In {
 		return &l.f.Conds[-id-1].In
 	}
 	return &l.f.Nodes[id].In
-}
-
-// leavesBlock reports whether statement b (a block or one statement) ends by
-// leaving it: return, throw, break, continue, exit or die.
-func leavesBlock(b *sitter.Node, src []byte) bool {
-	if b == nil {
-		return false
-	}
-	switch b.Kind() {
-	case "compound_statement", "colon_block":
-		for i := int(b.NamedChildCount()) - 1; i >= 0; i-- {
-			if c := b.NamedChild(uint(i)); c.Kind() != "comment" {
-				return leavesBlock(c, src)
-			}
-		}
-		return false
-	case "return_statement", "break_statement", "continue_statement", "exit_statement":
-		return true
-	case "expression_statement":
-		if b.NamedChildCount() == 0 {
-			return false
-		}
-		e := b.NamedChild(0)
-		switch e.Kind() {
-		case "throw_expression", "exit_statement":
-			return true
-		case "function_call_expression":
-			if fn := e.ChildByFieldName("function"); fn != nil {
-				name := strings.ToLower(fn.Utf8Text(src))
-				return name == "exit" || name == "die"
-			}
-		}
-	}
-	return false
 }
 
 // ternary lowers `$c ? $a : $b` and `$c ?: $b`: the branches run under the
