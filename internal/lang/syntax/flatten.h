@@ -13,6 +13,11 @@ typedef struct TSTree TSTree;
 typedef uint16_t TSSymbol;
 typedef uint16_t TSFieldId;
 typedef struct { uint32_t row; uint32_t column; } TSPoint;
+
+// the parser's life, from the library's api.h
+extern TSParser *ts_parser_new(void);
+extern void ts_parser_delete(TSParser *);
+extern bool ts_parser_set_language(TSParser *, const TSLanguage *);
 typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
 

@@ -57,7 +57,7 @@ func NewLanguage(ptr unsafe.Pointer) *Language {
 
 // Parser parses files of one language; it is not safe for concurrent use.
 type Parser struct {
-	p    *sitter.Parser
+	p    *C.TSParser // made through tree-sitter's C API, freed by Close
 	lang *Language
 	// buf is C memory the flattened nodes of each parse are written to;
 	// spare is a tree handed back by Recycle, whose memory the next parse
@@ -71,17 +71,17 @@ type Parser struct {
 // NewParser returns a parser for lang.
 func NewParser(lang *Language) (*Parser, error) {
 	allocOnce.Do(func() { C.rg_use_libc_allocator() })
-	p := sitter.NewParser()
-	if err := p.SetLanguage(sitter.NewLanguage(lang.ptr)); err != nil {
-		p.Close()
-		return nil, fmt.Errorf("loading grammar: %w", err)
+	p := C.ts_parser_new()
+	if !C.ts_parser_set_language(p, (*C.TSLanguage)(lang.ptr)) {
+		C.ts_parser_delete(p)
+		return nil, fmt.Errorf("loading grammar: ABI version %d is not one this tree-sitter reads", sitter.NewLanguage(lang.ptr).AbiVersion())
 	}
 	return &Parser{p: p, lang: lang, buf: (*C.rg_buf)(C.calloc(1, C.sizeof_rg_buf))}, nil
 }
 
 // Close frees the parser.
 func (p *Parser) Close() {
-	p.p.Close()
+	C.ts_parser_delete(p.p)
 	C.rg_buf_free(p.buf)
 	C.free(unsafe.Pointer(p.buf))
 	p.buf = nil
@@ -128,7 +128,7 @@ func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) {
 	}
 	p.buf.cancel = 0
 	stop := context.AfterFunc(ctx, func() { p.buf.cancel = 1 })
-	n := C.rg_parse((*C.TSParser)(parserPtr(p.p)), p.buf, cs, C.uint32_t(len(src)))
+	n := C.rg_parse(p.p, p.buf, cs, C.uint32_t(len(src)))
 	stop()
 	p.peak = int64(p.buf.peak_bytes)
 	if n < 0 {
@@ -157,12 +157,6 @@ func (p *Parser) Recycle(t *Tree) {
 	if t != nil && t.lang == p.lang && (p.spare == nil || cap(t.nodes) > cap(p.spare.nodes)) {
 		p.spare = t
 	}
-}
-
-// parserPtr returns the C parser inside a go-tree-sitter Parser, whose only
-// field is that pointer.
-func parserPtr(p *sitter.Parser) unsafe.Pointer {
-	return *(*unsafe.Pointer)(unsafe.Pointer(p))
 }
 
 // Tree is a parsed file.
