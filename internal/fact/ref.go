@@ -7,7 +7,8 @@ package fact
 // RefKind names how a reference uses its target.
 type RefKind string
 
-// Reference kinds emitted by the PHP extractor. Names are fully qualified
+// Reference kinds, each declared here once for the front ends that emit it
+// and package resolve that reads it. Names are fully qualified
 // without a leading backslash; member kinds carry the member name in Name and
 // the class or receiver in Recv.
 const (
@@ -43,6 +44,49 @@ const (
 	RefDocProperty RefKind = "doc_property" // @property on a class; Name is the property, Recv its type
 	RefMixin       RefKind = "mixin"        // @mixin C on a class
 	RefTraitAlias  RefKind = "trait_alias"  // `T::m as n`; Name is the alias, Recv is "T::m" or "m"
+
+	// RefGlobal gives global variable Name (without $) the type descriptor
+	// Recv: an assignment at file scope, through `global` or $GLOBALS, or an
+	// `@global Type $name` tag; `$name` descriptors evaluate to the union.
+	RefGlobal RefKind = "global_type"
+	// RefPropAssign is one assignment to property Name (without $) in a
+	// method of the class From; Recv is the assigned value's descriptor, ""
+	// when unknown.
+	RefPropAssign RefKind = "prop_assign"
+	// RefMention is a function or member named without being used (a PHPDoc
+	// @see, a callable array, function_exists). Recv is "" for a function
+	// (Name, with the global fallback in Alt) and the class descriptor for a
+	// member or, with Name "", for the class itself; a member Name ends in
+	// "()" for a method, starts with "$" for a property and is a constant
+	// otherwise. Resolve links it with a references edge when the target
+	// exists and drops it otherwise.
+	RefMention RefKind = "mention"
+)
+
+// Reference kinds of the domain: facts resolve turns into queries,
+// references_table and handles edges; the other rules of resolve skip them.
+const (
+	// RefSQLTable is a table touched by a parsed SQL string. Name is the
+	// table (known prefix stripped); Props: op, columns (comma-separated),
+	// inferred ("true" when the name came from a PHP expression), stmt_op.
+	RefSQLTable RefKind = "sql_table"
+	// RefSQLProblem is a SQL string that could not be parsed. Props: reason, text.
+	RefSQLProblem RefKind = "sql_problem"
+	// RefSQLDynamic is a parsed SQL string whose table is a PHP expression
+	// that the file cannot evaluate. Name is the expression.
+	RefSQLDynamic RefKind = "sql_dynamic"
+	// RefTableUse is a query builder or model naming a table. Name is the
+	// table; Props: via (the API), op, inferred.
+	RefTableUse RefKind = "table_use"
+	// RefHandles links an entry point node (From) to its handler. Name is the
+	// handler as "Class::method", "Class" (invokable or command class) or a
+	// function name; Props: raw (the expression as written), short ("true"
+	// when the class name was written unqualified without an import).
+	RefHandles RefKind = "handles"
+	// RefHookCallback is a WordPress add_action/add_filter: Name is the hook,
+	// Props handler and raw. Resolve uses it to reach the handler of a cron
+	// event (wp_schedule_event names a hook).
+	RefHookCallback RefKind = "hook_callback"
 )
 
 // Ref is one use of a name at path:line, from the innermost enclosing node.

@@ -14,11 +14,11 @@ import (
 func TestTablesFromApplicationCode_DerivedTable(t *testing.T) {
 	decl := fact.Node{ID: "t1", Kind: fact.Table, Name: "orders", QName: "orders", Path: "schema.sql", StartLine: 1, Props: map[string]string{"source": "sql_file"}}
 	refs := []fact.Ref{
-		{Kind: refSQLTable, From: "f2", Path: "src/b.php", Line: 9, Name: "audit_log", Props: map[string]string{"op": "insert"}},
-		{Kind: refSQLTable, From: "f1", Path: "src/a.php", Line: 4, Name: "Audit_Log", Props: map[string]string{"op": "select"}},
-		{Kind: refTableUse, From: "f3", Path: "src/c.php", Line: 2, Name: "audit_log", Props: map[string]string{"via": "DB::table"}},
-		{Kind: refSQLTable, From: "f1", Path: "src/a.php", Line: 5, Name: "orders", Props: map[string]string{"op": "select"}},
-		{Kind: refSQLTable, From: "f1", Path: "src/a.php", Line: 6, Name: "log_{$x}", Props: map[string]string{"op": "select"}},
+		{Kind: fact.RefSQLTable, From: "f2", Path: "src/b.php", Line: 9, Name: "audit_log", Props: map[string]string{"op": "insert"}},
+		{Kind: fact.RefSQLTable, From: "f1", Path: "src/a.php", Line: 4, Name: "Audit_Log", Props: map[string]string{"op": "select"}},
+		{Kind: fact.RefTableUse, From: "f3", Path: "src/c.php", Line: 2, Name: "audit_log", Props: map[string]string{"via": "DB::table"}},
+		{Kind: fact.RefSQLTable, From: "f1", Path: "src/a.php", Line: 5, Name: "orders", Props: map[string]string{"op": "select"}},
+		{Kind: fact.RefSQLTable, From: "f1", Path: "src/a.php", Line: 6, Name: "log_{$x}", Props: map[string]string{"op": "select"}},
 	}
 	out, err := Domain(context.Background(), DomainInput{Nodes: []fact.Node{decl}, Refs: refs})
 	if err != nil {

@@ -30,17 +30,6 @@ const (
 	MetaSchemaConflicts = "schema_conflicts"
 )
 
-// Reference kinds the domain linker reads (emitted by lang/php; the names
-// are repeated here so this package does not import a language).
-const (
-	refSQLTable     fact.RefKind = "sql_table"
-	refSQLProblem   fact.RefKind = "sql_problem"
-	refSQLDynamic   fact.RefKind = "sql_dynamic"
-	refTableUse     fact.RefKind = "table_use"
-	refHandles      fact.RefKind = "handles"
-	refHookCallback fact.RefKind = "hook_callback"
-)
-
 // DomainInput is every node, the domain references and the documentation
 // mentions of a build.
 type DomainInput struct {
@@ -97,20 +86,20 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 		}
 		ref := &in.Refs[i]
 		switch ref.Kind {
-		case refSQLTable:
+		case fact.RefSQLTable:
 			stmts[ref.Path+":"+strconv.Itoa(ref.Line)+":"+strconv.Itoa(ref.Col)] = true
 			l.table(ref, fact.Queries)
-		case refTableUse:
+		case fact.RefTableUse:
 			l.table(ref, fact.ReferencesTable)
-		case refSQLProblem:
+		case fact.RefSQLProblem:
 			probs.Unparseable++
 			probs.Examples = append(probs.Examples, SQLProblemSite{Path: ref.Path, Line: ref.Line, Reason: ref.Props["reason"], Text: ref.Props["text"]})
-		case refSQLDynamic:
+		case fact.RefSQLDynamic:
 			probs.Dynamic++
 			if ref.Props["stmt_op"] != "" {
 				stmts[ref.Path+":"+strconv.Itoa(ref.Line)+":"+strconv.Itoa(ref.Col)] = true
 			}
-		case refHandles:
+		case fact.RefHandles:
 			l.handles(ref)
 		}
 	}
@@ -231,9 +220,9 @@ func newDomainLinker(in DomainInput) *domainLinker {
 			if c, ok := classOf[r.From]; ok {
 				l.supers[c] = append(l.supers[c], fact.Lower(strings.TrimPrefix(r.Name, `\`)))
 			}
-		case refHandles:
+		case fact.RefHandles:
 			l.handlers[r.From] = append(l.handlers[r.From], r)
-		case refHookCallback:
+		case fact.RefHookCallback:
 			l.hooks[r.Name] = append(l.hooks[r.Name], r)
 		}
 	}

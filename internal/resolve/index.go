@@ -158,9 +158,9 @@ func (r *resolver) declare(refs []fact.Ref) {
 			r.propTypes[ref.From] = ref.Recv
 		case fact.RefDefine:
 			r.defines[ref.Name] = append(r.defines[ref.Name], ref.Recv)
-		case refGlobal:
+		case fact.RefGlobal:
 			r.addGlobal(ref.Name, ref.Recv)
-		case refPropAssign:
+		case fact.RefPropAssign:
 			if c := r.classByID[ref.From]; c != nil {
 				assigns = append(assigns, propAssign{class: fact.Lower(r.nodes[c.idx].QName), name: ref.Name, desc: ref.Recv})
 			}

@@ -6,11 +6,6 @@ import (
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
-// refMention is php.RefMention (a function or member named in a PHPDoc @see
-// tag, a callable array or function_exists): the same string, kept here so
-// resolution does not depend on the PHP parser.
-const refMention fact.RefKind = "mention"
-
 // mention links a named function or member with a references edge when it
 // exists; a mention of nothing known is dropped, not unresolved (prose names
 // things that are not code).

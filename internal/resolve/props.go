@@ -1,14 +1,8 @@
 // This file types properties that declare no type (neither a type nor an
 // @var tag) from what the methods of their class and its subclasses assign
-// to them (php.RefPropAssign, internal/lang/php/props.go).
+// to them (fact.RefPropAssign, internal/lang/php/props.go).
 
 package resolve
-
-import "github.com/ragraf/ragraf/internal/fact"
-
-// refPropAssign is php.RefPropAssign: an assignment to property Name in a
-// method of class From; Recv is the value's descriptor, "" when unknown.
-const refPropAssign fact.RefKind = "prop_assign"
 
 // maxAssignAlts bounds the different descriptors a property collects; a
 // property assigned more kinds of value is left untyped.

@@ -412,7 +412,7 @@ const (
 func (r *resolver) resolve(ref *fact.Ref) outcome {
 	switch ref.Kind {
 	case fact.RefReturns, fact.RefPropType, fact.RefDocMethod, fact.RefDocProperty, fact.RefMixin,
-		fact.RefTraitAlias, fact.RefDefine, refGlobal, refPropAssign:
+		fact.RefTraitAlias, fact.RefDefine, fact.RefGlobal, fact.RefPropAssign:
 		return skip
 	case fact.RefExtends:
 		return r.classTarget(ref, fact.Extends)
@@ -451,7 +451,7 @@ func (r *resolver) resolve(ref *fact.Ref) outcome {
 		return r.dynamicCall(ref)
 	case fact.RefInclude:
 		return r.include(ref)
-	case refMention:
+	case fact.RefMention:
 		return r.mention(ref)
 	}
 	return skip

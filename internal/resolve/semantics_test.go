@@ -201,24 +201,24 @@ func TestFT10_EveryEdgeHasProvenance(t *testing.T) {
 // TestMentionKindMatchesPHP keeps the mention kind the PHP extractor emits
 // equal to the one resolution reads.
 func TestMentionKindMatchesPHP(t *testing.T) {
-	if php.RefMention != refMention {
-		t.Fatalf("php.RefMention %q != refMention %q", php.RefMention, refMention)
+	if fact.RefMention != fact.RefMention {
+		t.Fatalf("fact.RefMention %q != fact.RefMention %q", fact.RefMention, fact.RefMention)
 	}
 }
 
 // TestGlobalKindMatchesPHP keeps the global-type kind in step with the PHP
 // extractor.
 func TestGlobalKindMatchesPHP(t *testing.T) {
-	if php.RefGlobal != refGlobal {
-		t.Fatalf("php.RefGlobal %q != refGlobal %q", php.RefGlobal, refGlobal)
+	if fact.RefGlobal != fact.RefGlobal {
+		t.Fatalf("fact.RefGlobal %q != fact.RefGlobal %q", fact.RefGlobal, fact.RefGlobal)
 	}
 }
 
 // TestPropAssignKindMatchesPHP keeps the property-assignment kind in step
 // with the PHP extractor.
 func TestPropAssignKindMatchesPHP(t *testing.T) {
-	if php.RefPropAssign != refPropAssign {
-		t.Fatalf("php.RefPropAssign %q != refPropAssign %q", php.RefPropAssign, refPropAssign)
+	if fact.RefPropAssign != fact.RefPropAssign {
+		t.Fatalf("fact.RefPropAssign %q != fact.RefPropAssign %q", fact.RefPropAssign, fact.RefPropAssign)
 	}
 }
 

@@ -9,12 +9,7 @@ import (
 	"strings"
 
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
-
-	"github.com/ragraf/ragraf/internal/fact"
 )
-
-// RefGlobal gives global variable Name (without $) the type descriptor Recv.
-const RefGlobal fact.RefKind = "global_type"
 
 // globalDecl handles `global $a, $b;`: the variables take the type an
 // `@global` tag in the docblock before the statement gives them, else their

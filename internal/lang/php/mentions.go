@@ -16,14 +16,6 @@ import (
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
-// RefMention is a function or member named without being used. Recv is ""
-// for a function (Name, with the global fallback in Alt) and the class
-// descriptor for a member or, with Name "", for the class itself; a member Name ends in "()" for a method, starts
-// with "$" for a property and is a constant otherwise. Package resolve
-// links it with a references edge when the target exists and drops it
-// otherwise (a mention in prose proves nothing when it names nothing).
-const RefMention fact.RefKind = "mention"
-
 // ownsDoc reports declarations whose docblock the declaration's own walk reads.
 func ownsDoc(kind string) bool {
 	switch kind {
@@ -95,7 +87,7 @@ func (r *refWalker) docSees(doc string, first int) {
 				continue
 			}
 			if cls[0] != '$' && fact.Lower(cls) != "self" && fact.Lower(cls) != "static" {
-				r.emit(RefMention, "", ln, `\`+fq, "")
+				r.emit(fact.RefMention, "", ln, `\`+fq, "")
 			}
 			name := strings.TrimSuffix(mem, "()")
 			if !validName(strings.TrimPrefix(name, "$")) {
@@ -104,18 +96,18 @@ func (r *refWalker) docSees(doc string, first int) {
 			if strings.HasSuffix(mem, "()") {
 				name += "()"
 			}
-			r.emit(RefMention, name, ln, `\`+fq, "")
+			r.emit(fact.RefMention, name, ln, `\`+fq, "")
 			continue
 		}
 		if name, ok := strings.CutSuffix(target, "()"); ok {
 			if validName(name) {
 				fq, alt := r.sc.function(name)
-				r.emit(RefMention, fq, ln, "", alt)
+				r.emit(fact.RefMention, fq, ln, "", alt)
 			}
 			continue
 		}
 		if validName(target) && !builtinTypes[fact.Lower(target)] {
-			r.emit(RefMention, "", ln, `\`+r.sc.class(target), "")
+			r.emit(fact.RefMention, "", ln, `\`+r.sc.class(target), "")
 		}
 	}
 }
@@ -127,7 +119,7 @@ func (r *refWalker) callableArray(n *sitter.Node) {
 		return
 	}
 	if name, m, recv, ok := r.arrayCallable(n); ok && recv != "" {
-		r.emitN(RefMention, name, m+"()", recv, "")
+		r.emitN(fact.RefMention, name, m+"()", recv, "")
 	}
 }
 
@@ -181,11 +173,11 @@ func (r *refWalker) namedFunction(args *sitter.Node, pos int) {
 	s = strings.TrimPrefix(s, `\`)
 	if cls, m, ok := strings.Cut(s, "::"); ok {
 		if validName(cls) && validName(m) {
-			r.emitN(RefMention, v, m+"()", `\`+cls, "")
+			r.emitN(fact.RefMention, v, m+"()", `\`+cls, "")
 		}
 		return
 	}
 	if validName(s) {
-		r.emitN(RefMention, v, s, "", "")
+		r.emitN(fact.RefMention, v, s, "", "")
 	}
 }

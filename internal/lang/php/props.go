@@ -12,10 +12,6 @@ import (
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
-// RefPropAssign is one assignment to property Name (without $) in a method of
-// the class From; Recv is the assigned value's descriptor, "" when unknown.
-const RefPropAssign fact.RefKind = "prop_assign"
-
 // propAssign records n when it assigns to a property of the class being
 // walked. An assignment of null adds no type; one of an unknown value is
 // recorded with an empty descriptor, which leaves the property untyped.
@@ -36,7 +32,7 @@ func (r *refWalker) propAssign(n *sitter.Node) {
 	if name == "" {
 		return
 	}
-	r.refs = append(r.refs, fact.Ref{Kind: RefPropAssign, From: r.cls.id, Path: r.path, Line: line(left.StartPosition()), Name: name, Recv: r.exprDesc(right)})
+	r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropAssign, From: r.cls.id, Path: r.path, Line: line(left.StartPosition()), Name: name, Recv: r.exprDesc(right)})
 }
 
 // ownProp returns p for `$this->p` and `self::$p` / `static::$p`, "" for
@@ -77,5 +73,5 @@ func (r *refWalker) untypedPromotion(p *sitter.Node, name string) {
 	if r.cls == nil || r.cls.id == "" {
 		return
 	}
-	r.refs = append(r.refs, fact.Ref{Kind: RefPropAssign, From: r.cls.id, Path: r.path, Line: line(p.StartPosition()), Name: name})
+	r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropAssign, From: r.cls.id, Path: r.path, Line: line(p.StartPosition()), Name: name})
 }

@@ -295,7 +295,7 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 			case "global":
 				if t.name != "" && d != "" {
 					r.env[t.name] = d
-					r.emit(RefGlobal, t.name, dl+t.line, d, "")
+					r.emit(fact.RefGlobal, t.name, dl+t.line, d, "")
 				}
 			}
 		}

@@ -2,7 +2,7 @@
 // FastRoute, Symfony #[Route] and @Route), WordPress REST routes, AJAX and
 // admin-post hooks and shortcodes, CLI commands (WP-CLI, Symfony Console,
 // Laravel Artisan) and scheduled jobs. Each becomes a node below the file
-// with a RefHandles reference to its handler; sql.go holds the walk.
+// with a fact.RefHandles reference to its handler; sql.go holds the walk.
 
 package php
 
@@ -14,11 +14,6 @@ import (
 
 	"github.com/ragraf/ragraf/internal/fact"
 )
-
-// RefHookCallback is a WordPress add_action/add_filter: Name is the hook,
-// Props handler and raw. Resolve uses it to reach the handler of a cron
-// event (wp_schedule_event names a hook).
-const RefHookCallback fact.RefKind = "hook_callback"
 
 // RouteSource names this extractor in edge provenance.
 const RouteSource = "php-routes"
@@ -75,7 +70,7 @@ func (d *domainWalker) entryTo(kind fact.NodeKind, qname string, at *sitter.Node
 			refAt = at
 		}
 		// the evidence is where the handler is named
-		d.ref(RefHandles, id, refAt, name, rp)
+		d.ref(fact.RefHandles, id, refAt, name, rp)
 	}
 	return id
 }
@@ -268,7 +263,7 @@ func (d *domainWalker) call(n *sitter.Node) bool {
 				props["schedule"] = "once"
 			}
 			id := d.entry(fact.CronJob, hook, n, props, nil)
-			d.ref(RefHandles, id, n, "hook:"+hook, map[string]string{"raw": hook})
+			d.ref(fact.RefHandles, id, n, "hook:"+hook, map[string]string{"raw": hook})
 		}
 	case "dbdelta":
 		if len(pos) >= 1 {
@@ -318,7 +313,7 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 		}
 		cmd, _, _ = strings.Cut(strings.TrimSpace(cmd), " ")
 		id := d.entry(fact.CronJob, cmd, n, map[string]string{"schedule": d.frequency(n), "command": cmd, "framework": "laravel"}, nil)
-		d.ref(RefHandles, id, n, "command:"+cmd, map[string]string{"raw": d.text(pos[0])})
+		d.ref(fact.RefHandles, id, n, "command:"+cmd, map[string]string{"raw": d.text(pos[0])})
 		return false
 	case method == "job" && isScheduleRecv(recv) && len(pos) >= 1:
 		h, _, _ := d.handler(pos[0])
@@ -327,7 +322,7 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 		}
 		d.entry(fact.CronJob, strings.TrimPrefix(h, `\`), n, map[string]string{"schedule": d.frequency(n), "framework": "laravel"}, nil)
 		if h != "" {
-			d.ref(RefHandles, d.nodes[len(d.nodes)-1].ID, n, h, map[string]string{"raw": d.text(pos[0])})
+			d.ref(fact.RefHandles, d.nodes[len(d.nodes)-1].ID, n, h, map[string]string{"raw": d.text(pos[0])})
 		}
 		return false
 	case method == "table" && recv == "$this" && len(pos) >= 1 && d.isMigration():
@@ -405,7 +400,7 @@ func (d *domainWalker) tableArg(a, at *sitter.Node, via, op string) {
 				name += p.Hole[len("$wpdb->"):]
 				inferred = true
 			default:
-				d.ref(RefSQLDynamic, d.enclosing(line(at.StartPosition())), at, p.Hole, map[string]string{"via": via})
+				d.ref(fact.RefSQLDynamic, d.enclosing(line(at.StartPosition())), at, p.Hole, map[string]string{"via": via})
 				return
 			}
 			continue
@@ -415,7 +410,7 @@ func (d *domainWalker) tableArg(a, at *sitter.Node, via, op string) {
 	if name == "" {
 		return
 	}
-	d.ref(RefTableUse, d.enclosing(line(at.StartPosition())), at, stripPrefix(name), map[string]string{
+	d.ref(fact.RefTableUse, d.enclosing(line(at.StartPosition())), at, stripPrefix(name), map[string]string{
 		"via": via, "op": op, "inferred": boolString(inferred)})
 }
 
@@ -613,7 +608,7 @@ func (d *domainWalker) classEntries(n *sitter.Node, c *domainClass) {
 
 func (d *domainWalker) command(at *sitter.Node, name, handler, fw string) {
 	id := d.entry(fact.CLICommand, name, at, map[string]string{"framework": fw, "command": name}, nil)
-	d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
+	d.ref(fact.RefHandles, id, at, handler, map[string]string{"raw": handler})
 }
 
 // maxUnrolled bounds the elements of a literal array a foreach is walked for.

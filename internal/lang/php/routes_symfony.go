@@ -133,7 +133,7 @@ func (d *domainWalker) symfonyRoute(at *sitter.Node, handler, path string, verbs
 			props["name"] = name
 		}
 		id := d.entry(fact.WebRoute, v+" "+full, at, props, nil)
-		d.ref(RefHandles, id, at, handler, map[string]string{"raw": handler})
+		d.ref(fact.RefHandles, id, at, handler, map[string]string{"raw": handler})
 	}
 }
 

@@ -198,7 +198,7 @@ func (d *domainWalker) restRoute(n *sitter.Node, pos []*sitter.Node) {
 				if short {
 					rp["short"] = "true"
 				}
-				d.ref(RefHandles, id, perm, name, rp)
+				d.ref(fact.RefHandles, id, perm, name, rp)
 			}
 		}
 	}
@@ -271,7 +271,7 @@ func (d *domainWalker) wpHook(n *sitter.Node, name string, pos []*sitter.Node) {
 		hook, _ = d.routeText(pos[0])
 	}
 	h, raw, _ := d.handler(pos[1])
-	d.ref(RefHookCallback, d.enclosing(line(n.StartPosition())), n, hook, map[string]string{"handler": h, "raw": clip(raw, 160)})
+	d.ref(fact.RefHookCallback, d.enclosing(line(n.StartPosition())), n, hook, map[string]string{"handler": h, "raw": clip(raw, 160)})
 	if name != "add_action" {
 		return
 	}

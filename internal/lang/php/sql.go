@@ -19,29 +19,6 @@ import (
 	"github.com/ragraf/ragraf/internal/lang"
 )
 
-// Reference kinds of the domain walk. They carry facts resolve turns into
-// queries, references_table and handles edges; the other rules of resolve
-// skip them.
-const (
-	// RefSQLTable is a table touched by a parsed SQL string. Name is the
-	// table (known prefix stripped); Props: op, columns (comma-separated),
-	// inferred ("true" when the name came from a PHP expression), stmt_op.
-	RefSQLTable fact.RefKind = "sql_table"
-	// RefSQLProblem is a SQL string that could not be parsed. Props: reason, text.
-	RefSQLProblem fact.RefKind = "sql_problem"
-	// RefSQLDynamic is a parsed SQL string whose table is a PHP expression
-	// that the file cannot evaluate. Name is the expression.
-	RefSQLDynamic fact.RefKind = "sql_dynamic"
-	// RefTableUse is a query builder or model naming a table. Name is the
-	// table; Props: via (the API), op, inferred.
-	RefTableUse fact.RefKind = "table_use"
-	// RefHandles links an entry point node (From) to its handler. Name is the
-	// handler as "Class::method", "Class" (invokable or command class) or a
-	// function name; Props: raw (the expression as written), short ("true"
-	// when the class name was written unqualified without an import).
-	RefHandles fact.RefKind = "handles"
-)
-
 // SQLSource names this extractor in edge provenance.
 const SQLSource = "php-sql"
 
@@ -323,7 +300,7 @@ func (d *domainWalker) class(n *sitter.Node) {
 	d.repositoryEntity(n, body, c)
 	d.listeners(n, body, c)
 	if c.table != "" && c.id != "" && d.isModel(c) {
-		d.ref(RefTableUse, c.id, n, c.table, map[string]string{"via": "model $table", "op": "", "inferred": "false"})
+		d.ref(fact.RefTableUse, c.id, n, c.table, map[string]string{"via": "model $table", "op": "", "inferred": "false"})
 	}
 	if body != nil {
 		for i := uint(0); i < body.NamedChildCount(); i++ {
@@ -656,19 +633,19 @@ func (d *domainWalker) analyze(parts []sqltext.Part, at *sitter.Node, via string
 		if pe, ok := err.(*sqltext.ParseError); ok {
 			reason = pe.Reason
 		}
-		d.ref(RefSQLProblem, from, at, "", map[string]string{"reason": reason, "text": clip(q.Text, 200)})
+		d.ref(fact.RefSQLProblem, from, at, "", map[string]string{"reason": reason, "text": clip(q.Text, 200)})
 		return
 	}
 	if q.Op == "ddl" {
 		d.ddl(parts, at, via)
 	}
 	for _, u := range q.Tables {
-		d.ref(RefSQLTable, from, at, u.Table, map[string]string{
+		d.ref(fact.RefSQLTable, from, at, u.Table, map[string]string{
 			"op": u.Op, "columns": strings.Join(u.Columns, ","), "inferred": strconv.FormatBool(u.Inferred), "stmt_op": q.Op,
 		})
 	}
 	for _, x := range q.DynamicTables {
-		d.ref(RefSQLDynamic, from, at, x, map[string]string{"stmt_op": q.Op})
+		d.ref(fact.RefSQLDynamic, from, at, x, map[string]string{"stmt_op": q.Op})
 	}
 }
 

@@ -30,7 +30,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 	}
 	if g := globalsKey(r, left); g != "" {
 		if right != nil {
-			r.emitN(RefGlobal, left, g, r.exprDesc(right), "")
+			r.emitN(fact.RefGlobal, left, g, r.exprDesc(right), "")
 		}
 		r.visit(left)
 		return
@@ -46,7 +46,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 	name := strings.TrimPrefix(r.text(left), "$")
 	if right != nil && (!r.inFunc || r.globals[name]) {
 		if d := r.exprDesc(right); d != "" {
-			r.emitN(RefGlobal, left, name, d, "")
+			r.emitN(fact.RefGlobal, left, name, d, "")
 		}
 	}
 	if ln, ok := r.pinned[name]; ok && ln >= line(n.StartPosition())-1 {
