@@ -40,7 +40,7 @@ func (l *domainLinker) ormMaps() {
 	}
 	for i := range l.in.Refs {
 		r := &l.in.Refs[i]
-		if r.Kind != refTableUse || r.Props[propRepository] == "" || !strings.HasPrefix(r.Name, entityPrefix) {
+		if r.Kind != fact.RefTableUse || r.Props[propRepository] == "" || !strings.HasPrefix(r.Name, entityPrefix) {
 			continue
 		}
 		if k, ok := l.entities[fact.Lower(r.Name[len(entityPrefix):])]; ok {

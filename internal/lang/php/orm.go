@@ -326,7 +326,7 @@ func (d *domainWalker) doctrineEntity(n, body *sitter.Node, c *domainClass) {
 			}
 		}
 	}
-	d.ref(RefTableUse, c.id, n, t.Name, map[string]string{"via": "orm entity", "op": "", "inferred": boolString(namedBy != "")})
+	d.ref(fact.RefTableUse, c.id, n, t.Name, map[string]string{"via": "orm entity", "op": "", "inferred": boolString(namedBy != "")})
 	d.propertyColumns(t.Name, c, func(yield func(prop, col string)) {
 		for _, pc := range mapped {
 			yield(pc.prop, pc.col)

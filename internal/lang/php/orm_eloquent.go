@@ -154,7 +154,7 @@ func (d *domainWalker) eloquentModel(n, body *sitter.Node, c *domainClass) {
 	}
 	if c.table == "" {
 		// a model with $table got its use in class()
-		d.ref(RefTableUse, c.id, n, name, map[string]string{"via": "model naming convention", "op": "", "inferred": "true"})
+		d.ref(fact.RefTableUse, c.id, n, name, map[string]string{"via": "model naming convention", "op": "", "inferred": "true"})
 	}
 }
 
@@ -190,7 +190,7 @@ func (d *domainWalker) ormStatic(n *sitter.Node, cls, method string) {
 	if fq == "" {
 		return
 	}
-	d.ref(RefTableUse, d.enclosing(line(n.StartPosition())), n, EntityRefPrefix+fq, map[string]string{"via": shortName(fq) + "::" + method, "op": op, "inferred": "false"})
+	d.ref(fact.RefTableUse, d.enclosing(line(n.StartPosition())), n, EntityRefPrefix+fq, map[string]string{"via": shortName(fq) + "::" + method, "op": op, "inferred": "false"})
 }
 
 // repositoryMethods are the methods of a Doctrine repository that query its
@@ -206,7 +206,7 @@ var repositoryMethods = map[string]string{
 func (d *domainWalker) ormMember(n *sitter.Node, recv, method string, pos []*sitter.Node) {
 	at := line(n.StartPosition())
 	use := func(name, via, op string) {
-		d.ref(RefTableUse, d.enclosing(at), n, name, map[string]string{"via": via, "op": op, "inferred": "false"})
+		d.ref(fact.RefTableUse, d.enclosing(at), n, name, map[string]string{"via": via, "op": op, "inferred": "false"})
 	}
 	classArg := func() string {
 		if len(pos) == 0 || pos[0].Kind() != "class_constant_access_expression" {
@@ -268,7 +268,7 @@ func (d *domainWalker) repositoryEntity(n, body *sitter.Node, c *domainClass) {
 			t := d.text(a)
 			if a.Kind() == "class_constant_access_expression" && strings.HasSuffix(fact.Lower(t), "::class") {
 				fq := d.names.sc.class(t[:len(t)-len("::class")])
-				d.ref(RefTableUse, c.id, x, EntityRefPrefix+fq, map[string]string{"via": "repository of " + shortName(fq), "op": "", "inferred": "false", "repository": c.fq})
+				d.ref(fact.RefTableUse, c.id, x, EntityRefPrefix+fq, map[string]string{"via": "repository of " + shortName(fq), "op": "", "inferred": "false", "repository": c.fq})
 				return false
 			}
 		}
@@ -306,7 +306,7 @@ func (d *domainWalker) dql(parts []sqltext.Part, at *sitter.Node) bool {
 	}
 	from := d.enclosing(line(at.StartPosition()))
 	for _, m := range ms {
-		d.ref(RefTableUse, from, at, EntityRefPrefix+m[2], map[string]string{"via": "DQL", "op": op, "inferred": "false"})
+		d.ref(fact.RefTableUse, from, at, EntityRefPrefix+m[2], map[string]string{"via": "DQL", "op": op, "inferred": "false"})
 	}
 	return true
 }
