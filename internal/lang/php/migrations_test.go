@@ -107,7 +107,7 @@ func TestConfiguration_EventListeners(t *testing.T) {
 	}
 	var got []string
 	for _, r := range res.Domain.Refs {
-		if q, ok := ev[r.From]; ok && r.Kind == RefHandles {
+		if q, ok := ev[r.From]; ok && r.Kind == fact.RefHandles {
 			got = append(got, q+" -> "+r.Name)
 		}
 	}
