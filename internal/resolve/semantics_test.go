@@ -198,30 +198,6 @@ func TestFT10_EveryEdgeHasProvenance(t *testing.T) {
 	}
 }
 
-// TestMentionKindMatchesPHP keeps the mention kind the PHP extractor emits
-// equal to the one resolution reads.
-func TestMentionKindMatchesPHP(t *testing.T) {
-	if fact.RefMention != fact.RefMention {
-		t.Fatalf("fact.RefMention %q != fact.RefMention %q", fact.RefMention, fact.RefMention)
-	}
-}
-
-// TestGlobalKindMatchesPHP keeps the global-type kind in step with the PHP
-// extractor.
-func TestGlobalKindMatchesPHP(t *testing.T) {
-	if fact.RefGlobal != fact.RefGlobal {
-		t.Fatalf("fact.RefGlobal %q != fact.RefGlobal %q", fact.RefGlobal, fact.RefGlobal)
-	}
-}
-
-// TestPropAssignKindMatchesPHP keeps the property-assignment kind in step
-// with the PHP extractor.
-func TestPropAssignKindMatchesPHP(t *testing.T) {
-	if fact.RefPropAssign != fact.RefPropAssign {
-		t.Fatalf("fact.RefPropAssign %q != fact.RefPropAssign %q", fact.RefPropAssign, fact.RefPropAssign)
-	}
-}
-
 // TestFT3_CallsOnBuiltinReceiversAreExternal checks that calls on receivers
 // proven to be of a built-in class (a built-in type, `new`, instanceof, a
 // built-in function's or method's return type, a method inherited from a

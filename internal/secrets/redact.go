@@ -638,7 +638,7 @@ var codeName = regexp.MustCompile(`^\\?[A-Za-z_][A-Za-z0-9_]*(?:\\[A-Za-z_][A-Za
 // or a callable on a class whose name says it is code (…Controller, …Handler,
 // …Action, …Command).
 func isCodeName(v []byte) bool {
-	if bytes.IndexAny(v, "\\@:") < 0 || !codeName.Match(v) {
+	if !bytes.ContainsAny(v, "\\@:") || !codeName.Match(v) {
 		return false
 	}
 	if bytes.IndexByte(v, '\\') >= 0 {
