@@ -123,8 +123,8 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 	}
 	opts.Hook("published")
 	// rotation removes old revision directories while the archive report is
-	// written; it spares the parent, which the report reads, until the next
-	// build when a report is written
+	// written; it spares the parent, which the report reads, until the
+	// report is written
 	keep := []string{info.Rev}
 	if archiving {
 		keep = append(keep, parent)
@@ -137,7 +137,13 @@ func Build(ctx context.Context, opts Options) (Info, error) {
 			aerr = removePending(l)
 		}
 	}
-	if err := <-rotated; err != nil {
+	err = <-rotated
+	if err == nil && archiving && aerr == nil {
+		// the report is written: the parent is no longer read, and
+		// retain_revs counts it again
+		err = rotate(ctx, l, ctl, opts.Config.RetainRevs, []string{info.Rev}, opts.Now())
+	}
+	if err != nil {
 		opts.Logger.Warn("rotating old revisions", "err", err.Error())
 	}
 	if aerr != nil {
