@@ -47,7 +47,7 @@ func main() {
 
 func run(project, binary string, calls int, ops []string) error {
 	ctx := context.Background()
-	svc, err := facade.New(project)
+	svc, err := facade.New(project, facade.Options{})
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ type sample struct {
 
 // mix builds the requests from the index: about 200 of each operation.
 func mix(ctx context.Context, project, only string) ([]request, error) {
-	svc, err := facade.New(project)
+	svc, err := facade.New(project, facade.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +320,7 @@ func overHTTP(ctx context.Context, endpoint string, n int) ([]caller, func(), er
 
 // inProcess calls one shared facade.Service from n goroutines.
 func inProcess(o options) ([]caller, func(), error) {
-	svc, err := facade.New(o.project)
+	svc, err := facade.New(o.project, facade.Options{})
 	if err != nil {
 		return nil, nil, err
 	}

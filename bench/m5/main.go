@@ -83,7 +83,7 @@ func run(ctx context.Context, src string, nq int) error {
 	}
 	fmt.Printf("index: %s, %d files, %d nodes, %d edges in %v\n", info.Rev, info.FilesTotal, info.Nodes, info.Edges, time.Since(t0).Round(time.Millisecond))
 
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 		if err := prepare(filepath.Join(corpora, corpus), root, bin, model, reindex); err != nil {
 			return fmt.Errorf("%s: %w", corpus, err)
 		}
-		s, err := facade.New(root)
+		s, err := facade.New(root, facade.Options{})
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ import (
 // arguments.
 func TestAgentTexts(t *testing.T) {
 	ctx := context.Background()
-	svc, err := facade.New(t.TempDir())
+	svc, err := facade.New(t.TempDir(), facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ragraf/ragraf/internal/config"
-	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
@@ -117,6 +116,7 @@ func exitCode(ctx context.Context, err error) int {
 type globalOptions struct {
 	Project string // project directory or its config file
 	Verbose bool
+	ORTLib  string // --ort-lib: the ONNX Runtime library of sentence models
 }
 
 func newRootCmd(io IO) *cobra.Command {
@@ -129,7 +129,7 @@ func newRootCmd(io IO) *cobra.Command {
 	}
 	cmd.PersistentFlags().StringVar(&g.Project, "project", "", "project directory or its project.yaml (default: the current directory)")
 	cmd.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "log progress to stderr")
-	cmd.PersistentFlags().StringVar(&sentence.LibFlag, "ort-lib", "", "the ONNX Runtime shared library for sentence models (default $RAGRAF_ORT_LIB, the system's, the cache's)")
+	cmd.PersistentFlags().StringVar(&g.ORTLib, "ort-lib", "", "the ONNX Runtime shared library for sentence models (default $RAGRAF_ORT_LIB, the system's, the cache's)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	cmd.AddCommand(
 		newInitCmd(io, g),
@@ -179,6 +179,22 @@ func (g *globalOptions) project() (root, cfgPath string, err error) {
 		dir = filepath.Dir(dir)
 	}
 	return dir, abs, nil
+}
+
+// service opens the read path of the project at root with the config
+// --project names (the project's own project.yaml without it) and the
+// --ort-lib library: every command that answers from the index uses it, so
+// all of them read the same config.
+func (g *globalOptions) service(root string) (*facade.Service, error) {
+	opts := facade.Options{ORTLib: g.ORTLib}
+	if g.Project != "" {
+		_, cfg, err := g.project()
+		if err != nil {
+			return nil, err
+		}
+		opts.Config = cfg
+	}
+	return facade.New(root, opts)
 }
 
 // loadConfig reads the project's config; a project without one (no `ragraf

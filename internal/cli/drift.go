@@ -91,15 +91,14 @@ func newDriftCmd(io IO, g *globalOptions) *cobra.Command {
 // driftRun opens the project's facade, runs one ledger operation and prints
 // its envelope, or the error as JSON.
 func driftRun(ctx context.Context, opts *driftOptions, f func(context.Context, *facade.Service) (*facade.Envelope, error)) error {
-	root, cfgPath, err := opts.Global.project()
+	root, _, err := opts.Global.project()
 	if err != nil {
 		return err
 	}
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return err
 	}
-	svc.UseConfig(cfgPath)
 	defer svc.Close()
 	env, err := f(ctx, svc)
 	if err != nil {

@@ -134,17 +134,6 @@ func readHookInput(r io.Reader) hookInput {
 
 // hookRoot is the project: --project, else the nearest directory at or
 // above the hook's cwd (or the working directory) holding .ragraf/.
-// useHookConfig makes svc apply the config named by --project, as queries
-// do; without --project the project's own project.yaml applies.
-func useHookConfig(svc *facade.Service, g *globalOptions) {
-	if g.Project == "" {
-		return
-	}
-	if _, cfg, err := g.project(); err == nil {
-		svc.UseConfig(cfg)
-	}
-}
-
 func hookRoot(g *globalOptions, in hookInput) (string, error) {
 	if g.Project != "" {
 		root, _, err := g.project()
@@ -255,11 +244,10 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (str
 		b.WriteString(line + "\n")
 	}
 
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return b.String() + "ragraf: " + err.Error(), nil
 	}
-	useHookConfig(svc, opts.Global)
 	defer svc.Close()
 	readOnly := false           // the ledger cannot be written: what changed is not recorded
 	var changed map[string]bool // the paths that differ from the index now
@@ -491,11 +479,10 @@ func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
 	if _, err := (rev.Layout{Root: root}).CurrentRev(); err != nil {
 		return ""
 	}
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return ""
 	}
-	useHookConfig(svc, opts.Global)
 	defer svc.Close()
 	var b strings.Builder
 	for i, p := range paths {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/mcpserver"
 	"github.com/ragraf/ragraf/internal/rev"
 	"github.com/ragraf/ragraf/internal/version"
@@ -50,17 +49,16 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 		}
 		opts.Global.Project = mcpProject(os.Getenv, wd)
 	}
-	root, cfgPath, err := opts.Global.project()
+	root, _, err := opts.Global.project()
 	if err != nil {
 		return err
 	}
 	log, closeLog := opts.Global.logger(opts.IO, root)
 	defer closeLog()
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return err
 	}
-	svc.UseConfig(cfgPath)
 	defer svc.Close()
 	srv, err := mcpserver.New(svc, mcpserver.Options{Version: version.Version, Logger: log})
 	if err != nil {

@@ -119,7 +119,7 @@ func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
 	default:
 		return &usageError{fmt.Errorf("--format must be json, concise, detailed or text, got %q", opts.Format)}
 	}
-	root, cfgPath, err := opts.Global.project()
+	root, _, err := opts.Global.project()
 	if err != nil {
 		return err
 	}
@@ -127,11 +127,10 @@ func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
 	if err != nil {
 		return printQueryError(opts.IO, err)
 	}
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return err
 	}
-	svc.UseConfig(cfgPath)
 	defer svc.Close()
 	env, err := svc.Call(cmd.Context(), op, raw)
 	if err != nil {

@@ -58,7 +58,7 @@ func reindexRun(cmd *cobra.Command, opts *reindexOptions) error {
 	}
 	log, closeLog := opts.Global.logger(opts.IO, root)
 	defer closeLog()
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func reindexRun(cmd *cobra.Command, opts *reindexOptions) error {
 		return d.err
 	}
 	buildStart := time.Now()
-	info, err := rev.Reindex(ctx, rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log, BeforePublish: wait})
+	info, err := rev.Reindex(ctx, rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log, BeforePublish: wait, ORTLib: opts.Global.ORTLib})
 	if werr := wait(); werr != nil {
 		return printError(opts.IO, werr)
 	}

@@ -209,7 +209,7 @@ const plantSeed uint64 = 2603
 // queries in each search mode, tables, lines, variables), in both formats,
 // no answer's bytes hold a planted value.
 func everyOperationLeaksNothing(t *testing.T, root string, plants []secretstest.Plant, find *secretstest.Finder) {
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func statusRun(cmd *cobra.Command, opts *statusOptions) error {
 	if err != nil {
 		return err
 	}
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return err
 	}

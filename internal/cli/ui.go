@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/ui"
 )
 
@@ -43,17 +42,16 @@ func newUICmd(io IO, g *globalOptions) *cobra.Command {
 }
 
 func uiRun(cmd *cobra.Command, opts *uiOptions) error {
-	root, cfgPath, err := opts.Global.project()
+	root, _, err := opts.Global.project()
 	if err != nil {
 		return err
 	}
 	log, closeLog := opts.Global.logger(opts.IO, root)
 	defer closeLog()
-	svc, err := facade.New(root)
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return err
 	}
-	svc.UseConfig(cfgPath)
 	defer svc.Close()
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {

@@ -59,7 +59,7 @@ func benchCorpus(b *testing.B, corpus string) {
 			b.Fatal(err)
 		}
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,9 +14,8 @@ import (
 
 // CallersArgs names the callee.
 type CallersArgs struct {
-	ID    string `json:"id,omitempty" jsonschema:"node id of the function or method"`
-	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
-	Depth int    `json:"depth,omitempty" jsonschema:"levels of callers (1-5, default 1)"`
+	Target
+	Depth int `json:"depth,omitempty" jsonschema:"levels of callers (1-5, default 1)"`
 	Page
 	Output
 }
@@ -49,39 +48,29 @@ var callKinds = []fact.EdgeKind{fact.Calls, fact.CallsHeuristic}
 
 // Callers lists the definitions that call a function or method.
 func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, error) {
-	const op = "callers"
-	if err := checkTarget(args.ID, args.QName); err != nil {
+	if err := args.Target.check(); err != nil {
 		return nil, err
 	}
 	depth, err := checkRange("depth", args.Depth, 1, 1, 5)
 	if err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op, args)
+	pg, err := args.page("callers", args)
 	if err != nil {
 		return nil, err
 	}
-	limit, offset := pg.limit, pg.offset
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "callers", pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
 	res := CallsResult{Stated: []Call{}, Derived: []Call{}}
-	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		env.Result = res
-		notFound(env, args.QName)
-		return s.done(ctx, env, snap, nil)
+	t, ok, err := c.target(args.Target)
+	if err != nil || !ok {
+		return c.fail(res, err)
 	}
 	res.Target = t
+	snap, limit, offset := c.snap, pg.limit, pg.offset
 	hard, soft, err := s.hardSoft(ctx, snap, []string{t.ID}, callKinds, depth, true)
 	if err != nil {
 		return nil, err
@@ -102,7 +91,7 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 		return nil, err
 	}
 	res.Stated, res.Derived = calls(pageHard, syms), calls(pageSoft, syms)
-	return s.finishCalls(ctx, env, snap, pg, res, len(hard)+len(soft))
+	return c.calls(res, len(hard)+len(soft))
 }
 
 // byPlace drops what reaches a node that does not exist and orders the rest
@@ -131,23 +120,22 @@ func byPlace(rs []reached, places map[string]graph.Place) []reached {
 	return out
 }
 
-func (s *Service) finishCalls(ctx context.Context, env *Envelope, snap *snapshot, pg pager, res CallsResult, total int) (*Envelope, error) {
-	env.Result = res
-	env.Limits = pg.limits(snap, len(res.Stated)+len(res.Derived), total)
+// calls ends a callers or callees call: one page of res out of total.
+func (c *reply) calls(res CallsResult, total int) (*Envelope, error) {
+	c.page(len(res.Stated)+len(res.Derived), total)
 	if total == 0 {
-		env.NotFound = true
-		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": res.Target.Name}, Why: "text mentions of the name, which the graph does not link"})
+		c.empty(res.Target.Name)
 	}
-	paths := []string{res.Target.Path}
+	c.cite(res.Target.Path)
 	for _, l := range [][]Call{res.Stated, res.Derived} {
-		for _, c := range l {
-			paths = append(paths, c.Path, c.SitePath)
-			for _, st := range c.steps {
-				paths = append(paths, st.Path)
+		for _, cl := range l {
+			c.cite(cl.Path, cl.SitePath)
+			for _, st := range cl.steps {
+				c.cite(st.Path)
 			}
 		}
 	}
-	return s.done(ctx, env, snap, paths)
+	return c.done(res)
 }
 
 func calls(rs []reached, syms map[string]*Symbol) []Call {
@@ -187,43 +175,32 @@ func chainConfidence(ch []Step) float64 {
 
 // CalleesArgs names the caller.
 type CalleesArgs struct {
-	ID    string `json:"id,omitempty" jsonschema:"node id of the function, method or file"`
-	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
+	Target
 	Page
 	Output
 }
 
 // Callees lists the definitions a function or method calls.
 func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, error) {
-	const op = "callees"
-	if err := checkTarget(args.ID, args.QName); err != nil {
+	if err := args.Target.check(); err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op, args)
+	pg, err := args.page("callees", args)
 	if err != nil {
 		return nil, err
 	}
-	limit, offset := pg.limit, pg.offset
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "callees", pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
 	res := CallsResult{Stated: []Call{}, Derived: []Call{}}
-	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		env.Result = res
-		notFound(env, args.QName)
-		return s.done(ctx, env, snap, nil)
+	t, ok, err := c.target(args.Target)
+	if err != nil || !ok {
+		return c.fail(res, err)
 	}
 	res.Target = t
+	snap, limit, offset := c.snap, pg.limit, pg.offset
 	edges, err := snap.graph.EdgesFrom(ctx, t.ID, callKinds)
 	if err != nil {
 		return nil, storeError(err)
@@ -243,16 +220,16 @@ func (s *Service) Callees(ctx context.Context, args CalleesArgs) (*Envelope, err
 			continue
 		}
 		ch := steps([]fact.Edge{e})
-		c := newCall(*sym, 1, e.EvidencePath, e.EvidenceLine, string(e.Kind), string(e.Provenance), e.Confidence, ch)
+		cl := newCall(*sym, 1, e.EvidencePath, e.EvidenceLine, string(e.Kind), string(e.Provenance), e.Confidence, ch)
 		if e.Provenance == fact.Stated {
-			stated = append(stated, c)
+			stated = append(stated, cl)
 		} else {
-			derived = append(derived, c)
+			derived = append(derived, cl)
 		}
 	}
 	res.Stated = window(stated, limit, offset)
 	if rest := limit - len(res.Stated); rest > 0 {
 		res.Derived = window(derived, rest, max(offset-len(stated), 0))
 	}
-	return s.finishCalls(ctx, env, snap, pg, res, len(stated)+len(derived))
+	return c.calls(res, len(stated)+len(derived))
 }

@@ -84,7 +84,7 @@ func stride(limit int64) int64 {
 
 func serviceOn(t *testing.T, root string) *Service {
 	t.Helper()
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	return s
 }

@@ -141,7 +141,7 @@ class B
     }
 }
 `)
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s, root

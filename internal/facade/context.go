@@ -234,34 +234,6 @@ func (s *Service) Context(ctx context.Context, args ContextArgs) (*Envelope, err
 	return s.fitContext(env, full, total, budget)
 }
 
-// symbolAt is the innermost definition of path whose lines hold line (the
-// file itself for top-level code).
-func (s *Service) symbolAt(ctx context.Context, snap *snapshot, p string, line int) (Symbol, bool, error) {
-	nodes, err := snap.graph.NodesInFile(ctx, p)
-	if err != nil {
-		return Symbol{}, false, storeError(err)
-	}
-	var best *fact.Node
-	for i := range nodes {
-		n := &nodes[i]
-		if n.StartLine > line || n.EndLine < line || n.Kind == fact.Namespace {
-			continue
-		}
-		if best == nil || (best.Kind == fact.File && n.Kind != fact.File) ||
-			(n.Kind != fact.File && n.EndLine-n.StartLine < best.EndLine-best.StartLine) {
-			best = n
-		}
-	}
-	if best == nil {
-		return Symbol{}, false, nil
-	}
-	syms, err := symbols(ctx, snap.graph, []fact.Node{*best})
-	if err != nil {
-		return Symbol{}, false, err
-	}
-	return syms[0], true, nil
-}
-
 // contextParts gathers every part of the answer before the budget cuts it;
 // total has each section's size before the caps.
 func (s *Service) contextParts(ctx context.Context, snap *snapshot, t Symbol) (ContextResult, [numSections]int, error) {

@@ -23,7 +23,7 @@ func BenchmarkChangeTaskCorpus(b *testing.B) {
 		b.Skip("RAGRAF_BENCH_ROOT names no indexed corpus copy")
 	}
 	ctx := context.Background()
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func dfProject(t *testing.T, yaml string, files map[string]string) *Service {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

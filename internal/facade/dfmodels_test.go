@@ -40,7 +40,7 @@ run_sql("SELECT * FROM t WHERE id = " . $w);
 			t.Fatal(err)
 		}
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestFT43_SummariesOnlyUnderTheirModels(t *testing.T) {
 	}
 	args := untimed(map[string]any{"from": "summary.php:28", "to": "sink:output"})
 	flow := func() FlowResult {
-		s, err := New(root)
+		s, err := New(root, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

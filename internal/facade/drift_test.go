@@ -44,7 +44,7 @@ func driftProject(t *testing.T) (string, *Service) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestFT28_StaleMarksOnItems(t *testing.T) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,8 @@ import (
 type Service struct {
 	root    string
 	layout  rev.Layout
-	cfgPath string // the config whose excludes code and live_read apply (UseConfig)
+	cfgPath string // the config whose excludes code and live_read apply (Options.Config)
+	ortLib  string // Options.ORTLib
 
 	mu  sync.Mutex
 	cur *snapshot // the revision new calls use
@@ -63,14 +64,31 @@ type snapshot struct {
 	df      *dfCache       // lowered files for slice and flow (dfcache.go), under cacheMu
 }
 
+// Options configures a Service. The zero value serves the project's own
+// .ragraf/project.yaml.
+type Options struct {
+	// Config is the config file the project is indexed with when it is not
+	// .ragraf/project.yaml (ragraf --project FILE): code and live_read apply
+	// its excludes, drift detection its corpus rules.
+	Config string
+	// ORTLib is the ONNX Runtime shared library a sentence model's query
+	// vectors load ("": $RAGRAF_ORT_LIB, the system's, the cache's).
+	ORTLib string
+}
+
 // New returns a Service for the project at root. It opens nothing until the
 // first call, so a Service can be started before the first index exists.
-func New(root string) (*Service, error) {
+func New(root string, opts Options) (*Service, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
 	}
-	return &Service{root: abs, layout: rev.Layout{Root: abs}, cfgPath: rev.Layout{Root: abs}.Config()}, nil
+	l := rev.Layout{Root: abs}
+	s := &Service{root: abs, layout: l, cfgPath: l.Config(), ortLib: opts.ORTLib}
+	if opts.Config != "" {
+		s.cfgPath = opts.Config
+	}
+	return s, nil
 }
 
 // Root is the project directory.

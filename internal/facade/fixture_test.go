@@ -167,7 +167,7 @@ func newFixtureService(t testing.TB, n, hot int) (*Service, *fixture, string) {
 	root := t.TempDir()
 	f := genFixture(n, hot)
 	f.publish(t, root, "rev-0001")
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s, f, root

@@ -75,7 +75,7 @@ func dataflowProject(t *testing.T) *Service {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestFT43_DataflowFixturesOnCorpora(t *testing.T) {
 			if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 				t.Fatal(err)
 			}
-			s, err := New(root)
+			s, err := New(root, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -386,7 +386,7 @@ func BenchmarkDataflowWordPress(b *testing.B) {
 		b.Skip("no indexed wordpress corpus")
 	}
 	ctx := context.Background()
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

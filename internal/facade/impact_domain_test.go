@@ -49,7 +49,7 @@ func shop(t *testing.T) *Service {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestFT5_SchemaShowsRenamedColumns(t *testing.T) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

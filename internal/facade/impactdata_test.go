@@ -31,7 +31,7 @@ func impactDataProject(t *testing.T, cfg config.Config) *Service {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,7 @@ import (
 
 // ImplementationsArgs names the type or method.
 type ImplementationsArgs struct {
-	ID    string `json:"id,omitempty" jsonschema:"node id of a class, interface, trait or method"`
-	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Countable"`
+	Target
 	Page
 	Output
 }
@@ -40,35 +39,25 @@ const hierarchyDepth = 16
 
 // Implementations lists what extends, implements, uses or overrides the target.
 func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs) (*Envelope, error) {
-	const op = "implementations"
-	if err := checkTarget(args.ID, args.QName); err != nil {
+	if err := args.Target.check(); err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op, args)
+	pg, err := args.page("implementations", args)
 	if err != nil {
 		return nil, err
 	}
-	limit, offset := pg.limit, pg.offset
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "implementations", pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
 	res := ImplementationsResult{Implementations: []Implementation{}}
-	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		env.Result = res
-		notFound(env, args.QName)
-		return s.done(ctx, env, snap, nil)
+	t, ok, err := c.target(args.Target)
+	if err != nil || !ok {
+		return c.fail(res, err)
 	}
 	res.Target = t
+	snap := c.snap
 	rs, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, false, map[string][]fact.Edge{})
 	if err != nil {
 		return nil, err
@@ -83,19 +72,17 @@ func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs)
 		all = append(all, Implementation{Symbol: it.Symbol, Relation: it.Chain[0].Kind, Depth: it.Depth,
 			Provenance: chainProvenance(it.Chain), Chain: it.Chain})
 	}
-	res.Implementations = window(all, limit, offset)
-	env.Result = res
-	env.Limits = pg.limits(snap, len(res.Implementations), len(all))
+	res.Implementations = pageOf(pg, all)
+	c.page(len(res.Implementations), len(all))
 	if len(all) == 0 {
-		env.NotFound = true
-		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": t.Name}, Why: "text mentions of the name, which the graph does not link"})
+		c.empty(t.Name)
 	}
-	paths := []string{t.Path}
+	c.cite(t.Path)
 	for _, im := range res.Implementations {
-		paths = append(paths, im.Path)
+		c.cite(im.Path)
 		for _, st := range im.Chain {
-			paths = append(paths, st.Path)
+			c.cite(st.Path)
 		}
 	}
-	return s.done(ctx, env, snap, paths)
+	return c.done(res)
 }

@@ -99,7 +99,7 @@ func TestJudgedQueriesHonest(t *testing.T) {
 			t.Logf("%s: not indexed at %s", corpus, root)
 			continue
 		}
-		s, err := New(root)
+		s, err := New(root, Options{})
 		must(t, err)
 		snap, release, err := s.acquire(ctx)
 		must(t, err)

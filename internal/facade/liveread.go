@@ -176,15 +176,6 @@ func (s *Service) readLive(ctx context.Context, rel string) (string, error) {
 	return string(data), nil
 }
 
-// UseConfig names the config file the project is indexed with when it is not
-// .ragraf/project.yaml (ragraf --project FILE): code and live_read apply its
-// excludes, drift detection its corpus rules. Call it before the first call.
-func (s *Service) UseConfig(path string) {
-	if path != "" {
-		s.cfgPath = path
-	}
-}
-
 // checkExcluded refuses a path the index excludes (mandatory excludes,
 // secrets_exclude, exclude, .gitignore, include), and a path whose symlinks
 // lead to one, with E_EXCLUDED naming the rule. The rules are the project's

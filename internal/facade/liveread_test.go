@@ -27,7 +27,7 @@ func secretsProject(t *testing.T) (string, *Service) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,7 +230,7 @@ func TestBadInput(t *testing.T) {
 
 func TestNFR12_Deterministic(t *testing.T) {
 	s, root := newTestService(t)
-	s2, err := New(root)
+	s2, err := New(root, Options{})
 	must(t, err)
 	defer s2.Close()
 	for _, c := range opCases {
@@ -420,7 +420,7 @@ func TestCallersPagingLargeFanIn(t *testing.T) {
 	}
 	root := t.TempDir()
 	f.publish(t, root, "rev-0001")
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	t.Cleanup(func() { s.Close() })
 	page := func(limit int, cursor string) ([]Call, Limits) {
@@ -524,7 +524,7 @@ func TestSearchScoresAndFilters(t *testing.T) {
 	f := genFixture(3, 0)
 	f.noVectors = true
 	f.publish(t, root, "rev-0001")
-	old, err := New(root)
+	old, err := New(root, Options{})
 	must(t, err)
 	defer old.Close()
 	env = call(t, old, "search", `{"query":"shipping rates","mode":"semantic"}`)
@@ -556,7 +556,7 @@ func TestImpactListsAreBounded(t *testing.T) {
 	}
 	root := t.TempDir()
 	f.publish(t, root, "rev-0001")
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	t.Cleanup(func() { s.Close() })
 	env := call(t, s, "impact", `{"qname":"App\\hot","depth":1,"limit":10}`)

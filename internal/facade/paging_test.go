@@ -305,7 +305,7 @@ func TestPagingWalksEveryListToItsEnd(t *testing.T) {
 		t.Skip("builds a project of 1,200 files")
 	}
 	root := wideProject(t)
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	defer s.Close()
 	ctx := context.Background()
@@ -407,7 +407,7 @@ func TestPagingStaleCursorRefused(t *testing.T) {
 	if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	defer s.Close()
 	env := call(t, s, "entry_points", `{"limit":10}`)
@@ -438,7 +438,7 @@ func TestPagingStaleCursorRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the running Service notices the new build, as a new one would
-	s2, err := New(root)
+	s2, err := New(root, Options{})
 	must(t, err)
 	defer s2.Close()
 	for _, svc := range []*Service{s, s2} {

@@ -147,7 +147,7 @@ func (s *Service) queryVector(ctx context.Context, vec *lexvec.Vectors, query st
 	if inst.ID() != vec.Model {
 		return nil, fmt.Errorf("the installed %s is %s, the revision's vectors come from %s: reindex", name, inst.ID(), vec.Model)
 	}
-	m, err := sentence.Load(inst)
+	m, err := sentence.Load(inst, s.ortLib)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func newVectorService(t *testing.T) *Service {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -123,7 +123,7 @@ func TestSimilarFindsTheSameFamily(t *testing.T) {
 	f := genFixture(3, 0)
 	f.noVectors = true // a revision written without vectors
 	f.publish(t, root, "rev-0001")
-	old, err := New(root)
+	old, err := New(root, Options{})
 	must(t, err)
 	defer old.Close()
 	env = call(t, old, "similar", `{"qname":"App\\C1::helper"}`)
@@ -168,7 +168,7 @@ func TestSearchWithModel2VecModel(t *testing.T) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	must(t, err)
 	defer s.Close()
 	env := call(t, s, "search", `{"query":"trolley","limit":5}`)

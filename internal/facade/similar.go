@@ -10,8 +10,7 @@ import (
 
 // SimilarArgs names the symbol to compare against.
 type SimilarArgs struct {
-	ID    string `json:"id,omitempty"`
-	QName string `json:"qname,omitempty"`
+	Target
 	Page
 	Output
 }
@@ -45,34 +44,25 @@ func (r SimilarResult) concise() any {
 
 // Similar lists the symbols most like a symbol.
 func (s *Service) Similar(ctx context.Context, args SimilarArgs) (*Envelope, error) {
-	const op = "similar"
-	if err := checkTarget(args.ID, args.QName); err != nil {
+	if err := args.Target.check(); err != nil {
 		return nil, err
 	}
-	pg, err := args.page(op, args)
+	pg, err := args.page("similar", args)
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "similar", pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
 	res := SimilarResult{Hits: []Hit{}}
-	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		env.Result = res
-		notFound(env, args.QName)
-		return s.done(ctx, env, snap, nil)
+	t, ok, err := c.target(args.Target)
+	if err != nil || !ok {
+		return c.fail(res, err)
 	}
 	res.Target = t
+	snap := c.snap
 	vec, err := snap.lex.Vectors(ctx)
 	if err != nil {
 		return nil, storeError(err)
@@ -94,14 +84,13 @@ func (s *Service) Similar(ctx context.Context, args SimilarArgs) (*Envelope, err
 	if res.Hits == nil {
 		res.Hits = []Hit{}
 	}
-	env.Result = res
-	env.Limits = pg.limits(snap, len(res.Hits), len(hits))
+	c.page(len(res.Hits), len(hits))
 	if len(hits) == 0 {
-		env.NotFound = true
+		c.env.NotFound = true
 	}
-	paths := []string{t.Path}
+	c.cite(t.Path)
 	for _, h := range res.Hits {
-		paths = append(paths, h.Path)
+		c.cite(h.Path)
 	}
-	return s.done(ctx, env, snap, paths)
+	return c.done(res)
 }

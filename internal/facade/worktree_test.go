@@ -33,7 +33,7 @@ func TestReliability_OneNotionOfChanged(t *testing.T) {
 	for _, p := range []string{"src/Cart.php", "src/Bom.php"} {
 		_ = os.Chtimes(filepath.Join(root, filepath.FromSlash(p)), later, later)
 	}
-	s, err := New(root)
+	s, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

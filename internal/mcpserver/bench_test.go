@@ -33,7 +33,7 @@ func benchMCP(b *testing.B, corpus string) {
 			b.Fatal(err)
 		}
 	}
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

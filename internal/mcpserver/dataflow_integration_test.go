@@ -90,7 +90,7 @@ func TestFT43_DataflowOverMCP(t *testing.T) {
 	if code != 0 || !sameAnswer(string(flag), string(withArg)) || !strings.Contains(normal(string(flag)), `"kind":"control"`) {
 		t.Errorf("slice --control (exit %d) differs from control: true\nflag: %s\nargs: %s", code, flag, withArg)
 	}
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestFT18_ImpactDataOverMCP(t *testing.T) {
 	if strings.Contains(off, `"data"`) || !sameAnswer(off, string(cliOff)) {
 		t.Errorf("without data: MCP %s\nCLI %s", off, cliOff)
 	}
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func TestDriftTools(t *testing.T) {
 	if _, err := rev.Build(ctx, rev.Options{Root: root, Config: config.Default()}); err != nil {
 		t.Fatal(err)
 	}
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -271,7 +271,7 @@ func TestFT22_CLIMatchesMCP(t *testing.T) {
 		}
 	}
 	// FT-17 on the real index: every cited line exists in the indexed file
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func BenchmarkMCPHybridTinyModel(b *testing.B) {
 	if root == "" || os.Getenv("RAGRAF_CACHE_DIR") == "" {
 		b.Skip("set RAGRAF_BENCH_ROOT (a copy of the WordPress corpus) and RAGRAF_CACHE_DIR")
 	}
-	sentence.LibFlag = onnxtest.Library(b)
+	lib := onnxtest.Library(b)
 	ctx := context.Background()
 	inst, err := models.Open("test/tiny")
 	if err != nil {
@@ -71,7 +71,7 @@ func BenchmarkMCPHybridTinyModel(b *testing.B) {
 		}
 		b.Logf("indexed in %.1fs: %+v", time.Since(start).Seconds(), *info.Vectors)
 	}
-	m, err := sentence.Load(inst)
+	m, err := sentence.Load(inst, lib)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func BenchmarkMCPHybridTinyModel(b *testing.B) {
 			}
 		})
 	})
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func TestReliability_CancelledCallIsNotInternal(t *testing.T) {
 	if _, err := rev.Build(context.Background(), rev.Options{Root: root, Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

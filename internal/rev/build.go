@@ -70,6 +70,9 @@ type Options struct {
 	// revision gets only the vectors the vector cache already has (none
 	// for the static model, which is then not trained).
 	NoEmbed bool
+	// ORTLib is the ONNX Runtime library a sentence model loads ("": search
+	// $RAGRAF_ORT_LIB, the system and the cache).
+	ORTLib string
 	// EmbedProgress, when set, is called as texts are embedded.
 	EmbedProgress func(done, total int)
 	// Archive, set by `reindex --commit`, archives the parent revision's

@@ -105,7 +105,7 @@ type embedFunc func(ctx context.Context, texts []string) ([][]float32, error)
 // cache and the revision name) and a loader: "model2vec:DIR" is a model2vec
 // static model in DIR (relative to the project root), any other name an ONNX
 // sentence model installed in the user's cache (ragraf model pull).
-func embedderOf(root string, cfg config.EmbeddingsConfig) (string, func() (embedFunc, error), error) {
+func embedderOf(root string, cfg config.EmbeddingsConfig, ortLib string) (string, func() (embedFunc, error), error) {
 	if dir, ok := config.Model2VecDir(root, cfg.Model); ok {
 		m, err := model2vec.Load(dir)
 		if err != nil {
@@ -120,7 +120,7 @@ func embedderOf(root string, cfg config.EmbeddingsConfig) (string, func() (embed
 		return "", nil, err
 	}
 	return inst.ID(), func() (embedFunc, error) {
-		m, err := sentence.Load(inst)
+		m, err := sentence.Load(inst, ortLib)
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +142,7 @@ func (b *vectorBuild) build(ctx context.Context, nodes []fact.Node, chunks []fac
 		return b.staticVectors(ctx, nodes, chunks)
 	}
 	log := b.opts.Logger
-	id, load, err := embedderOf(b.opts.Root, cfg)
+	id, load, err := embedderOf(b.opts.Root, cfg, b.opts.ORTLib)
 	if err != nil {
 		b.cap = Capability{Reason: vectorReasonMark + err.Error()}
 		return nil, nil

@@ -11,7 +11,6 @@ import (
 	"github.com/ragraf/ragraf/internal/config"
 	"github.com/ragraf/ragraf/internal/embed/models"
 	"github.com/ragraf/ragraf/internal/embed/onnx/onnxtest"
-	"github.com/ragraf/ragraf/internal/embed/sentence"
 	"github.com/ragraf/ragraf/internal/embed/tokenizer"
 )
 
@@ -20,8 +19,7 @@ import (
 // that batch from the vector cache and embeds only the rest: the cache
 // makes an interrupted index resumable.
 func TestEmbeddingResumesAfterInterrupt(t *testing.T) {
-	sentence.LibFlag = onnxtest.Library(t)
-	defer func() { sentence.LibFlag = "" }()
+	lib := onnxtest.Library(t)
 	t.Setenv("RAGRAF_CACHE_DIR", t.TempDir())
 	dir := t.TempDir()
 	tj := tokenizer.SyntheticUnigramJSON()
@@ -49,7 +47,7 @@ func TestEmbeddingResumesAfterInterrupt(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = Build(ctx, Options{Root: root, Config: cfg, EmbedProgress: func(done, total int) {
+	_, err = Build(ctx, Options{Root: root, Config: cfg, ORTLib: lib, EmbedProgress: func(done, total int) {
 		if done > 0 {
 			cancel()
 		}
@@ -57,7 +55,7 @@ func TestEmbeddingResumesAfterInterrupt(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled build: %v", err)
 	}
-	info, err := Build(context.Background(), Options{Root: root, Config: cfg})
+	info, err := Build(context.Background(), Options{Root: root, Config: cfg, ORTLib: lib})
 	if err != nil {
 		t.Fatal(err)
 	}

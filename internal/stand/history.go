@@ -495,7 +495,7 @@ func (s *stand) reindex(ctx context.Context) (float64, int, error) {
 	if err != nil {
 		return d, 0, fmt.Errorf("reindex --commit: %w", err)
 	}
-	svc, err := facade.New(s.tree)
+	svc, err := facade.New(s.tree, facade.Options{})
 	if err != nil {
 		return d, 0, err
 	}

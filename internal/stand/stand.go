@@ -158,7 +158,7 @@ func (s *stand) run(ctx context.Context) error {
 		return err
 	}
 	s.rep.TruthSources = map[string]string{"definitions": s.truth.DefSource, "references": "php-tokenizer", "implementations": "php-tokenizer", "tables": "php-tokenizer"}
-	if s.svc, err = facade.New(s.tree); err != nil {
+	if s.svc, err = facade.New(s.tree, facade.Options{}); err != nil {
 		return err
 	}
 	defer func() { s.svc.Close() }()

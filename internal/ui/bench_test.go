@@ -66,7 +66,7 @@ var benchPages = []string{"overview", "search", "symbol", "file", "calls", "hier
 // rendering, on varied real requests: p50 and p95 per page.
 func BenchmarkUIPagesWordPress(b *testing.B) {
 	root := wordpressRoot(b)
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func serveOne(b *testing.B, srv *Server, addr, path string) {
 func BenchmarkUIHubGraphWordPress(b *testing.B) {
 	root := wordpressRoot(b)
 	base, token := serve(b, root)
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

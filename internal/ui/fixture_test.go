@@ -90,7 +90,7 @@ func buildShop() (string, error) {
 		}
 		return os.WriteFile(cart, []byte(strings.Replace(string(b), old, new, 1)), 0o644)
 	}
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		return "", err
 	}
@@ -131,7 +131,7 @@ func buildShop() (string, error) {
 // base URL and the token.
 func serve(t testing.TB, root string) (base, token string) {
 	t.Helper()
-	svc, err := facade.New(root)
+	svc, err := facade.New(root, facade.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func (s *Server) calls(ctx context.Context, t facade.Symbol, depth int) (*Graph,
 	b := newBuilder("Calls of " + t.QName)
 	b.g.Center = t.ID
 	b.sym(t, 0)
-	env, callers, err := call[facade.CallsResult](ctx, s, "callers", facade.CallersArgs{ID: t.ID, Depth: depth, Page: facade.Page{Limit: listLimit}})
+	env, callers, err := call[facade.CallsResult](ctx, s, "callers", facade.CallersArgs{Target: facade.Target{ID: t.ID}, Depth: depth, Page: facade.Page{Limit: listLimit}})
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (s *Server) calls(ctx context.Context, t facade.Symbol, depth int) (*Graph,
 			if !isCallable(f.Kind) && f.Kind != "file" {
 				continue
 			}
-			_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{ID: f.ID, Page: facade.Page{Limit: 200}})
+			_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{Target: facade.Target{ID: f.ID}, Page: facade.Page{Limit: 200}})
 			if err != nil {
 				return nil, err
 			}
@@ -207,7 +207,7 @@ func (s *Server) hierarchyGraph(r *http.Request) (*Graph, error) {
 			b.edge(st.From, st.To, st.Kind, st.Provenance)
 		}
 	}
-	env, impls, err := call[facade.ImplementationsResult](ctx, s, "implementations", facade.ImplementationsArgs{ID: t.ID, Page: facade.Page{Limit: listLimit}})
+	env, impls, err := call[facade.ImplementationsResult](ctx, s, "implementations", facade.ImplementationsArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: listLimit}})
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (s *Server) entryGraph(r *http.Request) (*Graph, error) {
 	for level := 2; level <= 3 && len(frontier) > 0; level++ {
 		var next []facade.Symbol
 		for _, f := range frontier {
-			_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{ID: f.ID, Page: facade.Page{Limit: 100}})
+			_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{Target: facade.Target{ID: f.ID}, Page: facade.Page{Limit: 100}})
 			if err != nil {
 				return nil, err
 			}

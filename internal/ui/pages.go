@@ -243,24 +243,24 @@ func (s *Server) symbol(r *http.Request) (any, error) {
 		return err
 	})
 	g.Go(func() error {
-		env, res, err := call[facade.ReferencesResult](gctx, s, "references", facade.ReferencesArgs{ID: t.ID, Page: facade.Page{Limit: 200}})
+		env, res, err := call[facade.ReferencesResult](gctx, s, "references", facade.ReferencesArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: 200}})
 		d.Refs, d.RefsEnv = res, envOf(env)
 		return err
 	})
 	if d.IsCallable {
 		g.Go(func() error {
-			env, res, err := call[facade.CallsResult](gctx, s, "callers", facade.CallersArgs{ID: t.ID, Depth: 1, Page: facade.Page{Limit: 200}})
+			env, res, err := call[facade.CallsResult](gctx, s, "callers", facade.CallersArgs{Target: facade.Target{ID: t.ID}, Depth: 1, Page: facade.Page{Limit: 200}})
 			d.Callers, d.CallersEnv = res, envOf(env)
 			return err
 		})
 		g.Go(func() (err error) {
-			_, d.Callees, err = call[facade.CallsResult](gctx, s, "callees", facade.CalleesArgs{ID: t.ID, Page: facade.Page{Limit: 200}})
+			_, d.Callees, err = call[facade.CallsResult](gctx, s, "callees", facade.CalleesArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: 200}})
 			return err
 		})
 	}
 	if d.IsType || t.Kind == "method" {
 		g.Go(func() (err error) {
-			_, d.Impls, err = call[facade.ImplementationsResult](gctx, s, "implementations", facade.ImplementationsArgs{ID: t.ID, Page: facade.Page{Limit: 200}})
+			_, d.Impls, err = call[facade.ImplementationsResult](gctx, s, "implementations", facade.ImplementationsArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: 200}})
 			return err
 		})
 		g.Go(func() error {

@@ -60,7 +60,7 @@ func Index(ctx context.Context, files map[string][]byte, projectYAML []byte) (*P
 			return nil, err
 		}
 	}
-	if p.svc, err = facade.New(tmp); err != nil {
+	if p.svc, err = facade.New(tmp, facade.Options{}); err != nil {
 		p.Close()
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func run(in *instance) (o outcome) {
 		o.err = err.Error()
 		return o
 	}
-	s, err := facade.New(tmp)
+	s, err := facade.New(tmp, facade.Options{})
 	if err != nil {
 		o.err = err.Error()
 		return o

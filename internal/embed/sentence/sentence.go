@@ -19,10 +19,6 @@ import (
 	"github.com/ragraf/ragraf/internal/embed/tokenizer"
 )
 
-// LibFlag is the --ort-lib value: the ONNX Runtime library to load ("":
-// search $RAGRAF_ORT_LIB, the system and the cache, onnx.FindLibrary).
-var LibFlag string
-
 // MaxTokens is what a model reads of a text (the spec: 128).
 const MaxTokens = 128
 
@@ -81,15 +77,16 @@ var (
 
 // Load loads inst (once per process): the runtime library, the tokenizer
 // and the weights. An error says what is missing; nothing panics when the
-// runtime is absent.
-func Load(inst *models.Installed) (*Model, error) {
+// runtime is absent. lib is the ONNX Runtime library to load ("": search
+// $RAGRAF_ORT_LIB, the system and the cache, onnx.FindLibrary).
+func Load(inst *models.Installed, lib string) (*Model, error) {
 	loadMu.Lock()
 	defer loadMu.Unlock()
 	key := inst.ID() + "\x00" + inst.Dir
 	if m, ok := loaded[key]; ok {
 		return m, nil
 	}
-	lib, err := onnx.FindLibrary(LibFlag, models.RuntimeDir())
+	lib, err := onnx.FindLibrary(lib, models.RuntimeDir())
 	if err != nil {
 		return nil, err
 	}

@@ -43,13 +43,11 @@ func TestTinyModelEmbedsText(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	LibFlag = filepath.Join(dir, "missing.so")
-	if _, err := Load(inst); !errors.Is(err, onnx.ErrNoLibrary) {
+	if _, err := Load(inst, filepath.Join(dir, "missing.so")); !errors.Is(err, onnx.ErrNoLibrary) {
 		t.Fatalf("a missing library: %v", err)
 	}
-	LibFlag = onnxtest.Library(t)
-	defer func() { LibFlag = "" }()
-	m, err := Load(inst)
+	lib := onnxtest.Library(t)
+	m, err := Load(inst, lib)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +70,7 @@ func TestTinyModelEmbedsText(t *testing.T) {
 	if cos(vs[0], vs[2]) < 1-1e-6 {
 		t.Fatal("the same text gave two vectors")
 	}
-	if again, _ := Load(inst); again != m {
+	if again, _ := Load(inst, lib); again != m {
 		t.Fatal("a second Load loaded the model again")
 	}
 }
@@ -87,13 +85,12 @@ func TestRealModel(t *testing.T) {
 	if dir == "" {
 		t.Skip("RAGRAF_MODEL_DIR is not set: no real model weights on this machine (ragraf model pull or copy model.onnx and tokenizer.json there)")
 	}
-	LibFlag = onnxtest.Library(t)
-	defer func() { LibFlag = "" }()
+	lib := onnxtest.Library(t)
 	inst, err := Resolve("real", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Load(inst)
+	m, err := Load(inst, lib)
 	if err != nil {
 		t.Fatal(err)
 	}
