@@ -159,29 +159,40 @@ func (s *Server) calls(ctx context.Context, t facade.Symbol, depth int) (*Graph,
 	// callees, level by level
 	frontier := []facade.Symbol{t}
 	for level := 1; level <= depth && len(frontier) > 0; level++ {
-		var next []facade.Symbol
+		var callable []facade.Symbol
 		for _, f := range frontier {
-			if !isCallable(f.Kind) && f.Kind != "file" {
-				continue
-			}
-			_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{Target: facade.Target{ID: f.ID}, Page: facade.Page{Limit: 200}})
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range slices.Concat(callees.Stated, callees.Derived) {
-				_, seen := b.index[c.ID]
-				if !b.sym(c.Symbol, level) {
-					break
-				}
-				b.edge(f.ID, c.ID, c.Kind, c.Provenance)
-				if !seen {
-					next = append(next, c.Symbol)
-				}
+			if isCallable(f.Kind) || f.Kind == "file" {
+				callable = append(callable, f)
 			}
 		}
-		frontier = next
+		if frontier, err = b.callees(ctx, s, callable, level, 200); err != nil {
+			return nil, err
+		}
 	}
 	return b.done(), nil
+}
+
+// callees adds the callees of every symbol of frontier at level (at most
+// limit each) and returns those not in the graph before, the next frontier.
+func (b *builder) callees(ctx context.Context, s *Server, frontier []facade.Symbol, level, limit int) ([]facade.Symbol, error) {
+	var next []facade.Symbol
+	for _, f := range frontier {
+		_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{Target: facade.Target{ID: f.ID}, Page: facade.Page{Limit: limit}})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range slices.Concat(callees.Stated, callees.Derived) {
+			_, seen := b.index[c.ID]
+			if !b.sym(c.Symbol, level) {
+				break
+			}
+			b.edge(f.ID, c.ID, c.Kind, c.Provenance)
+			if !seen {
+				next = append(next, c.Symbol)
+			}
+		}
+	}
+	return next, nil
 }
 
 // hierarchyGraph is what name= derives from (left) and what derives from it (right).
@@ -295,24 +306,11 @@ func (s *Server) entryGraph(r *http.Request) (*Graph, error) {
 	}
 	reached := slices.Clone(frontier)
 	for level := 2; level <= 3 && len(frontier) > 0; level++ {
-		var next []facade.Symbol
-		for _, f := range frontier {
-			_, callees, err := call[facade.CallsResult](ctx, s, "callees", facade.CalleesArgs{Target: facade.Target{ID: f.ID}, Page: facade.Page{Limit: 100}})
-			if err != nil {
-				return nil, err
-			}
-			for _, c := range slices.Concat(callees.Stated, callees.Derived) {
-				_, seen := b.index[c.ID]
-				if !b.sym(c.Symbol, level) {
-					break
-				}
-				b.edge(f.ID, c.ID, c.Kind, c.Provenance)
-				if !seen {
-					next = append(next, c.Symbol)
-					reached = append(reached, c.Symbol)
-				}
-			}
+		next, err := b.callees(ctx, s, frontier, level, 100)
+		if err != nil {
+			return nil, err
 		}
+		reached = append(reached, next...)
 		frontier = next
 	}
 	for _, f := range reached {
