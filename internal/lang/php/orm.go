@@ -57,44 +57,18 @@ var (
 // comment.
 func (d *domainWalker) ormTags(n *sitter.Node) []ormTag {
 	var out []ormTag
-	for _, l := range namedOf(n, "attribute_list") {
-		for _, g := range namedOf(l, "attribute_group") {
-			for _, a := range namedOf(g, "attribute") {
-				if a.NamedChildCount() == 0 {
-					continue
-				}
-				fq := d.names.sc.class(d.text(a.NamedChild(0)))
-				lfq := fact.Lower(fq)
-				if !strings.HasPrefix(lfq, `doctrine\orm\mapping\`) {
-					continue
-				}
-				t := ormTag{name: lfq[len(`doctrine\orm\mapping\`):], args: map[string]string{}, line: line(a.StartPosition())}
-				args := a.ChildByFieldName("parameters")
-				if args == nil && a.NamedChildCount() > 1 {
-					args = a.NamedChild(1)
-				}
-				if args != nil {
-					npos := 0
-					for i := uint(0); i < args.NamedChildCount(); i++ {
-						c := args.NamedChild(i)
-						if c.Kind() != "argument" {
-							continue
-						}
-						v := argValueNode(c)
-						if v == nil {
-							continue
-						}
-						if nm := c.ChildByFieldName("name"); nm != nil {
-							t.args[fact.Lower(d.text(nm))] = d.ormValue(v)
-						} else {
-							t.args[string(rune('0'+npos))] = d.ormValue(v)
-							npos++
-						}
-					}
-				}
-				out = append(out, t)
-			}
+	for _, at := range d.attributes(n) {
+		if !strings.HasPrefix(at.fq, `doctrine\orm\mapping\`) {
+			continue
 		}
+		t := ormTag{name: at.fq[len(`doctrine\orm\mapping\`):], args: map[string]string{}, line: line(at.node.StartPosition())}
+		for k, v := range at.named {
+			t.args[fact.Lower(k)] = d.ormValue(v)
+		}
+		for i, v := range at.pos {
+			t.args[string(rune('0'+i))] = d.ormValue(v)
+		}
+		out = append(out, t)
 	}
 	if doc := docComment(n); doc != nil {
 		txt := d.text(doc)

@@ -188,6 +188,7 @@ var (
 type attr struct {
 	node  *sitter.Node
 	name  string // lower-case short name
+	fq    string // lower-case fully qualified name
 	pos   []*sitter.Node
 	named map[string]*sitter.Node
 }
@@ -202,11 +203,12 @@ func (d *domainWalker) attributes(n *sitter.Node) []attr {
 					continue
 				}
 				// the imported class's short name: use X\Route as R makes #[R] a Route
-				name := d.names.sc.class(d.text(a.NamedChild(0)))
+				fq := d.names.sc.class(d.text(a.NamedChild(0)))
+				name := fq
 				if i := strings.LastIndexByte(name, '\\'); i >= 0 {
 					name = name[i+1:]
 				}
-				at := attr{node: a, name: fact.Lower(name), named: map[string]*sitter.Node{}}
+				at := attr{node: a, name: fact.Lower(name), fq: fact.Lower(fq), named: map[string]*sitter.Node{}}
 				if args := a.ChildByFieldName("parameters"); args != nil || a.NamedChildCount() > 1 {
 					if args == nil {
 						args = a.NamedChild(1)
