@@ -145,15 +145,11 @@ func newRootCmd(io IO) *cobra.Command {
 		newDriftCmd(io, g),
 		newAgentCmd(io, g),
 		newStandCmd(io, g),
+		newUICmd(io, g),
+		newModelCmd(io, g),
 	)
-	for _, c := range extraCommands {
-		cmd.AddCommand(c(io, g))
-	}
 	return cmd
 }
-
-// extraCommands lets other files register commands without editing newRootCmd.
-var extraCommands []func(IO, *globalOptions) *cobra.Command
 
 // project resolves --project into the project root and its config path.
 // PATH may be the project directory or its config file.

@@ -13,8 +13,6 @@ import (
 	"github.com/ragraf/ragraf/internal/embed/onnx"
 )
 
-func init() { extraCommands = append(extraCommands, newModelCmd) }
-
 type modelPullOptions struct {
 	IO         IO
 	FromDir    string

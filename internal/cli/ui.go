@@ -15,8 +15,6 @@ import (
 	"github.com/ragraf/ragraf/internal/ui"
 )
 
-func init() { extraCommands = append(extraCommands, newUICmd) }
-
 type uiOptions struct {
 	IO     IO
 	Global *globalOptions

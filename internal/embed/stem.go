@@ -10,16 +10,16 @@ import (
 )
 
 // stopwords are English words too common to mean anything here.
-var stopwords = map[string]bool{}
-
-func init() {
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the of to in on for and or is are be by with as at it its this that from
 		if not no into than then else can will was were has have had do does should would may
 		param return returns var type string int bool array mixed null true false void since see
 		php default optional`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+}()
 
 // Words returns the words of text the model reads: the code-aware terms of
 // lexvec.Terms (whole identifiers and their parts), lower-case, without
