@@ -548,6 +548,11 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	res.Hard.Symbols, res.Soft.Symbols = impactItems(pageHard, syms), impactItems(pageSoft, syms)
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(pageHE, syms), impactItems(pageSE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(pageHT, syms), impactItems(pageST, syms)
+	if list == "symbols" {
+		if res.Hard.Tests, res.Soft.Tests, err = s.impactTests(ctx, snap, res.Targets, hard, soft, places); err != nil {
+			return nil, err
+		}
+	}
 	if list == "symbols" && offset == 0 && args.Data {
 		dt := dataTarget{path: path, line: args.Line}
 		if args.Line == 0 && len(res.Targets) > 0 {
@@ -584,6 +589,9 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	for _, b := range []ImpactBlock{res.Hard, res.Soft} {
 		for _, f := range b.Files {
 			paths = append(paths, f.Path)
+		}
+		for _, t := range b.Tests {
+			paths = append(paths, t.Path)
 		}
 		for _, l := range [][]ImpactItem{b.Symbols, b.EntryPoints, b.Tables} {
 			for _, it := range l {
