@@ -238,11 +238,66 @@ func (s *stand) scratch(ctx context.Context) error {
 			return err
 		}
 	}
-	if _, err := gitOut(ctx, s.tree, "fetch", "-q", "--no-tags", s.project, "HEAD"); err != nil {
+	// Only the commits replayed are fetched (--depth): a shallow clone, or a
+	// partial one missing older objects, has them.
+	if _, err := gitOut(ctx, s.tree, "fetch", "-q", "--no-tags", fmt.Sprintf("--depth=%d", len(commits)), s.project, "HEAD"); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		if m := s.missingObject(ctx, commits); m != "" {
+			return errors.New(m)
+		}
 		return err
 	}
 	_, err = gitOut(ctx, s.tree, "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", s.base)
 	return err
+}
+
+// missingObject names an object the project's repository lacks among those
+// of the commits to replay (newest first in commits), with the newest commit
+// that needs it and the file it is, so the replay that would work can be
+// named; "" when none is missing. The objects are listed with
+// --missing=print, which never fetches them from a promisor.
+func (s *stand) missingObject(ctx context.Context, commits []string) string {
+	for i := range commits {
+		c := commits[i]
+		out, err := gitOut(ctx, s.project, "rev-list", "--objects", "--no-walk", "--missing=print", c)
+		if err != nil {
+			return fmt.Sprintf("commit %s cannot be read from %s (a partial or shallow clone?): %v", s.short(c), s.project, err)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(line, "?") {
+				continue
+			}
+			obj := strings.TrimPrefix(line, "?")
+			what := "object " + obj
+			if path := s.pathOf(ctx, c, obj); path != "" {
+				what += " (" + path + ")"
+			}
+			fix := "fetch it (git fetch --refetch, or git fetch --unshallow)"
+			if i >= 1 {
+				fix += fmt.Sprintf(" or replay fewer commits (--history %d)", i-1)
+			}
+			return fmt.Sprintf("%s, needed by commit %s, is missing from %s (a partial or shallow clone): %s",
+				what, s.short(c), s.project, fix)
+		}
+	}
+	return ""
+}
+
+// pathOf is the path of obj in commit c's tree, or "".
+func (s *stand) pathOf(ctx context.Context, c, obj string) string {
+	out, err := gitOut(ctx, s.project, "ls-tree", "-r", "-t", c)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(out, "\n") {
+		meta, path, ok := strings.Cut(line, "\t")
+		if ok && strings.HasSuffix(meta, " "+obj) {
+			return path
+		}
+	}
+	return ""
 }
 
 func sameDir(a, b string) bool {

@@ -3,6 +3,7 @@ package stand
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -355,4 +356,91 @@ func TestReliability_StaleScratchRemoved(t *testing.T) {
 			t.Errorf("%s removed: %v", d, err)
 		}
 	}
+}
+
+// scratchOf runs the stand's scratch copy of proj (History commits) and
+// checks that the copy's HEAD is the commit History commits before proj's.
+func scratchOf(t *testing.T, proj string, history int) (*stand, error) {
+	t.Helper()
+	tmp := t.TempDir()
+	s := &stand{opts: Options{History: history, Progress: io.Discard}, project: proj, tree: filepath.Join(tmp, "tree"), tmp: tmp, rep: &Report{}}
+	return s, s.scratch(context.Background())
+}
+
+// TestReliability_StandOnShallowAndPartialClones: `ragraf stand` on a
+// repository whose old history lacks objects. A shallow clone (`git clone
+// --depth 3`) replays the commits it has (before: "shallow roots are not
+// allowed to be updated", then checkout failed); a partial clone whose
+// replayed commits miss blobs names the missing object and the commit that
+// needs it (before: "fetch-pack: invalid index-pack output" / "bad pack
+// header"); a partial clone whose missing blobs are older than the replayed
+// commits is fetched as far as it replays and works.
+func TestReliability_StandOnShallowAndPartialClones(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	git(t, dir, "init", "-q", src)
+	git(t, src, "config", "uploadpack.allowFilter", "true")
+	var commits []string
+	for i := 1; i <= 8; i++ {
+		if err := os.WriteFile(filepath.Join(src, "f.php"), []byte(fmt.Sprintf("<?php\nfunction f%d() {}\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, src, "add", "-A")
+		git(t, src, "commit", "-qm", fmt.Sprintf("c%d", i))
+		commits = append(commits, strings.TrimSpace(git(t, src, "rev-parse", "HEAD")))
+	}
+
+	t.Run("shallow", func(t *testing.T) {
+		shallow := filepath.Join(dir, "shallow")
+		git(t, dir, "clone", "-q", "--depth", "3", "file://"+src, shallow)
+		s, err := scratchOf(t, shallow, 5)
+		if err != nil {
+			t.Fatalf("scratch of a shallow clone: %v", err)
+		}
+		if s.base != commits[5] || len(s.replay) != 2 || s.replay[1] != commits[7] {
+			t.Fatalf("base %s replay %v, want base %s and the two commits after it", s.base, s.replay, commits[5])
+		}
+		if head := strings.TrimSpace(git(t, s.tree, "rev-parse", "HEAD")); head != s.base {
+			t.Errorf("scratch HEAD %s, want %s", head, s.base)
+		}
+		for _, c := range s.replay {
+			git(t, s.tree, "cat-file", "-e", c+"^{tree}")
+		}
+	})
+
+	// A partial clone: only HEAD's blobs are there (the clone checked them out).
+	partial := filepath.Join(dir, "partial")
+	git(t, dir, "clone", "-q", "--filter=blob:none", "file://"+src, partial)
+	// The source goes away, as a remote out of reach would: nothing may be
+	// fetched lazily.
+	if err := os.Rename(src, src+".gone"); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("partial, replayed commits miss blobs", func(t *testing.T) {
+		_, err := scratchOf(t, partial, 3)
+		if err == nil {
+			t.Fatal("scratch of a partial clone missing the replayed blobs succeeded")
+		}
+		missing := strings.TrimSpace(git(t, src+".gone", "rev-parse", commits[6]+":f.php"))
+		for _, want := range []string{missing, commits[6][:12], "f.php", "partial or shallow clone", "--history 0"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not name %q", err, want)
+			}
+		}
+		if strings.Contains(err.Error(), "index-pack") || strings.Contains(err.Error(), "pack header") {
+			t.Errorf("error is git's, not ours: %v", err)
+		}
+	})
+	t.Run("partial, missing blobs older than the replay", func(t *testing.T) {
+		s, err := scratchOf(t, partial, 0)
+		if err != nil {
+			t.Fatalf("scratch of a partial clone, nothing replayed: %v", err)
+		}
+		if s.base != commits[7] {
+			t.Errorf("base %s, want HEAD %s", s.base, commits[7])
+		}
+	})
 }
