@@ -19,6 +19,8 @@ need_apt=()
 command -v php >/dev/null 2>&1 || need_apt+=(php-cli)
 # Debian's chromium, for the browser tests of `ragraf ui` (internal/ui TestUI_Browser*)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# FreeDict's English-Russian dictionary, read at run time to translate questions in Russian (internal/bilingual)
+[ -f /usr/share/dictd/freedict-eng-rus.index ] || need_apt+=(dict-freedict-eng-rus)
 if [ ${#need_apt[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
   echo "== installing ${need_apt[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need_apt[@]}" >/dev/null 2>&1 ||

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ragraf/ragraf/internal/bilingual"
 	"github.com/ragraf/ragraf/internal/facade"
 )
 
@@ -112,6 +113,7 @@ func renderStatus(io IO, r facade.StatusResult) {
 	for _, g := range r.Duplicates.Groups {
 		fmt.Fprintf(w, "  %s\n", strings.Join(g, " = "))
 	}
+	fmt.Fprintf(w, "questions in Russian: %s\n", russianLine(r.Russian))
 }
 
 func short(h string) string {
@@ -119,4 +121,13 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// russianLine says what translates questions in Russian.
+func russianLine(d bilingual.Dictionary) string {
+	g := fmt.Sprintf("glossary of %d words", d.Glossary)
+	if d.Missing != "" {
+		return g + "; no dictionary: " + d.Missing
+	}
+	return fmt.Sprintf("%s and %s (%d words, %s)", g, d.Name, d.Entries, d.Path)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 	"github.com/ragraf/ragraf/internal/version"
 )
@@ -27,6 +28,7 @@ func newVersionCmd(io IO) *cobra.Command {
 				return err
 			}
 			comps := version.Components(sv, nv)
+			comps = append(comps, version.Component{Name: "russian questions", Version: russianLine(facade.Lexicon().Info())})
 			if asJSON {
 				return writeJSON(io.Out, struct {
 					Ragraf     string              `json:"ragraf"`

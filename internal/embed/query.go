@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"sort"
+	"strings"
 
 	"github.com/ragraf/ragraf/internal/store/lexvec"
 )
@@ -16,15 +17,24 @@ import (
 // Mean returns the IDF-weighted mean of the vectors of the words v knows,
 // L2-normalised; nil when it knows none of them. v must be indexed.
 func Mean(v *lexvec.Vectors, words []string) []float32 {
+	return MeanWeighted(v, words, nil)
+}
+
+// MeanWeighted is Mean with each word's IDF weight multiplied by its weight
+// in weights (nil: 1 each).
+func MeanWeighted(v *lexvec.Vectors, words []string, weights []float64) []float32 {
 	acc := make([]float64, v.Dim)
 	found := false
-	for _, w := range words {
+	for k, w := range words {
 		i, ok := v.Lookup(w)
 		if !ok {
 			continue
 		}
 		found = true
 		wt := float64(v.WordWeights[i])
+		if weights != nil {
+			wt *= weights[k]
+		}
 		for d, x := range v.WordVecs[i*v.Dim : (i+1)*v.Dim] {
 			acc[d] += wt * float64(x)
 		}
@@ -57,6 +67,19 @@ func Query(v *lexvec.Vectors, text string) []float32 {
 		words = append(words, w)
 	}
 	return Mean(v, words)
+}
+
+// QueryWeighted embeds weighted words (each stemmed when the vocabulary
+// knows its stem); nil when none is known.
+func QueryWeighted(v *lexvec.Vectors, words []string, weights []float64) []float32 {
+	ws := make([]string, len(words))
+	for i, w := range words {
+		ws[i] = strings.ToLower(w)
+		if _, ok := v.Lookup(Stem(ws[i])); ok {
+			ws[i] = Stem(ws[i])
+		}
+	}
+	return MeanWeighted(v, ws, weights)
 }
 
 // Hit is one nearest symbol with its dot product with the query.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/ragraf/ragraf/internal/bilingual"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
 )
@@ -26,6 +27,8 @@ type SearchArgs struct {
 	PathGlob string `json:"path_glob,omitempty" jsonschema:"only hits in paths matching this glob, e.g. src/**/*.php"`
 	Page
 	Output
+
+	xl *xlQuery // the translated query of a question in Russian (bilingual.go)
 }
 
 // Score explains a hit's score. Lexical: Total = BM25 * KindBoost *
@@ -66,10 +69,11 @@ type Hit struct {
 
 // SearchResult lists hits, best first.
 type SearchResult struct {
-	Query    string `json:"query"`
-	Mode     string `json:"mode"` // the mode that ran
-	Fallback string `json:"fallback,omitempty"`
-	Hits     []Hit  `json:"hits"`
+	Query       string       `json:"query"`
+	Mode        string       `json:"mode"` // the mode that ran
+	Fallback    string       `json:"fallback,omitempty"`
+	Translation *Translation `json:"translation,omitempty"` // how a question with Russian words was searched
+	Hits        []Hit        `json:"hits"`
 }
 
 // candidates is how many best FTS matches of each table (symbols, text) are
@@ -107,6 +111,11 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	}
 	limit, offset := pg.limit, pg.offset
 	match := lexvec.MatchQuery(args.Query)
+	var tr *Translation
+	if bilingual.HasCyrillic(args.Query) {
+		args.xl, tr = translate(args.Query)
+		match = args.xl.loose
+	}
 	if match == "" {
 		return nil, badInput("query %q holds no word to search for", args.Query)
 	}
@@ -126,7 +135,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 		}
 	}
 	env := s.envelope(op, snap)
-	res := SearchResult{Query: args.Query, Mode: mode, Hits: []Hit{}}
+	res := SearchResult{Query: args.Query, Mode: mode, Translation: tr, Hits: []Hit{}}
 	hits, err := s.searchMode(ctx, snap, args, match, &res)
 	if err != nil {
 		return nil, err
@@ -196,15 +205,26 @@ func (s *Service) lexical(ctx context.Context, snap *snapshot, args SearchArgs, 
 
 // lexicalStrict is lexical, with the hits of the strict query apart too.
 func (s *Service) lexicalStrict(ctx context.Context, snap *snapshot, args SearchArgs, loose string) ([]Hit, []Hit, error) {
-	hits, err := s.lexicalMatch(ctx, snap, args, lexvec.StrictQuery(args.Query))
+	strictQ, looseText := lexvec.StrictQuery(args.Query), args.Query
+	if args.xl != nil {
+		strictQ, looseText = args.xl.strict, args.xl.english
+	}
+	hits, err := s.lexicalMatch(ctx, snap, args, strictQ)
 	if err != nil || len(hits) >= strictEnough {
 		return hits, hits, err
 	}
 	strict := slices.Clone(hits)
-	if rare, err := snap.lex.LooseQuery(ctx, args.Query); err != nil {
-		return nil, nil, storeError(err)
-	} else if rare != "" {
-		loose = rare
+	if looseText != "" {
+		rare, err := snap.lex.LooseQuery(ctx, looseText)
+		if err != nil {
+			return nil, nil, storeError(err)
+		}
+		if rare != "" {
+			loose = rare
+			if args.xl != nil && args.xl.own != "" {
+				loose += " OR " + args.xl.own // Russian words in comments and docblocks
+			}
+		}
 	}
 	more, err := s.lexicalMatch(ctx, snap, args, loose)
 	if err != nil {
@@ -250,7 +270,7 @@ func (s *Service) lexicalMatch(ctx context.Context, snap *snapshot, args SearchA
 				continue
 			}
 			exact := 1.0
-			if strings.ToLower(n.Name) == query || strings.ToLower(n.QName) == query {
+			if strings.ToLower(n.Name) == query || strings.ToLower(n.QName) == query || args.xl.keeps(n.Name) {
 				exact = 2.0
 			}
 			hits = append(hits, Hit{Type: "symbol", ID: n.ID, Kind: string(n.Kind), Name: n.Name, QName: n.QName, Signature: n.Signature,

@@ -46,7 +46,7 @@ func (s *Service) searchMode(ctx context.Context, snap *snapshot, args SearchArg
 	var q []float32
 	if vec == nil {
 		res.Fallback = res.Mode + " search needs vectors, which this revision does not have (" + vectorReason(snap) + "); lexical search ran instead"
-	} else if q, err = s.queryVector(ctx, vec, args.Query); err != nil {
+	} else if q, err = s.queryVector(ctx, vec, args.Query, args.xl); err != nil {
 		res.Fallback = res.Mode + " search could not embed the query (" + err.Error() + "); lexical search ran instead"
 	}
 	if res.Fallback != "" {
@@ -109,7 +109,11 @@ const expansionWords = 3
 // query asks (embed.Expand): any of them, a stem matching its longer forms.
 func (s *Service) expanded(ctx context.Context, snap *snapshot, vec *lexvec.Vectors, args SearchArgs) ([]Hit, error) {
 	var parts []string
-	for _, w := range embed.Expand(vec, args.Query, expansionWords) {
+	text := args.Query
+	if args.xl != nil {
+		text = args.xl.english
+	}
+	for _, w := range embed.Expand(vec, text, expansionWords) {
 		q := `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 		if len(w) >= 4 {
 			q += "*"
@@ -125,7 +129,7 @@ func (s *Service) expanded(ctx context.Context, snap *snapshot, vec *lexvec.Vect
 // queryVector embeds the query with the revision's model: the static one
 // from its word vectors, a sentence model by loading it (once per process)
 // from the user's cache; nil when no word of the query is known.
-func (s *Service) queryVector(ctx context.Context, vec *lexvec.Vectors, query string) ([]float32, error) {
+func (s *Service) queryVector(ctx context.Context, vec *lexvec.Vectors, query string, xl *xlQuery) ([]float32, error) {
 	if strings.HasPrefix(vec.Model, config.Model2VecPrefix) {
 		m, err := s.model2vecOf(vec.Model)
 		if err != nil {
@@ -135,6 +139,9 @@ func (s *Service) queryVector(ctx context.Context, vec *lexvec.Vectors, query st
 	}
 	name, ok := strings.CutPrefix(vec.Model, "onnx:")
 	if !ok {
+		if xl != nil { // the static model knows the project's words: the translation's
+			return embed.QueryWeighted(vec, xl.words, xl.weights), nil
+		}
 		return embed.Query(vec, query), nil
 	}
 	if i := strings.LastIndexByte(name, '@'); i >= 0 {

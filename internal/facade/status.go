@@ -5,6 +5,7 @@ package facade
 
 import (
 	"context"
+	"github.com/ragraf/ragraf/internal/bilingual"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,7 @@ type StatusResult struct {
 	Duplicates DuplicateList             `json:"duplicates"`
 	History    []control.Rev             `json:"history"`
 	Domain     *DomainStatus             `json:"domain,omitempty"` // schema.go
+	Russian    bilingual.Dictionary      `json:"russian"`          // what translates questions in Russian (bilingual.go)
 }
 
 // FileCoverage counts files by status and language; their sum is the corpus.
@@ -195,6 +197,7 @@ func revisionStatus(ctx context.Context, snap *snapshot, examples int) (StatusRe
 		res.Duplicates.Groups = [][]string{}
 	}
 	res.Domain = domainStatus(ctx, snap)
+	res.Russian = Lexicon().Info()
 	return res, nil
 }
 

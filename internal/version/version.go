@@ -27,6 +27,7 @@ var reported = map[string]string{
 	"github.com/mattn/go-sqlite3":            "sqlite driver (mattn, graph writes)",
 	"github.com/modelcontextprotocol/go-sdk": "mcp go-sdk",
 	"github.com/pkoukk/tiktoken-go":          "tiktoken-go (cl100k_base)",
+	"github.com/kljensen/snowball":           "snowball stemmer (russian)",
 }
 
 // Components lists Go and the reported modules as the binary was built.
