@@ -89,7 +89,7 @@ func (e EmbeddingsConfig) None() bool { return e.Model == "" || e.Model == NoMod
 
 // Languages and drivers accepted by Validate.
 var (
-	KnownLanguages = []string{"php", "markdown", "sql"}
+	KnownLanguages = []string{"php", "markdown", "sql", "javascript", "typescript", "python", "go"}
 	KnownDrivers   = []string{"mysql", "mariadb", "postgres", "sqlite"}
 )
 

@@ -562,8 +562,10 @@ func (r *reachResult) tests() []ReachFile {
 	return out
 }
 
-// isTestPath reports whether a file holds tests by the usual conventions: a
-// tests directory, or a name ending in Test or _test.
+// isTestPath reports whether a file holds tests by the usual conventions of
+// the indexed languages: a tests directory; a name ending in Test or Tests
+// (PHPUnit, JUnit, NUnit), _test (Go, Python), _spec (RSpec), .test or
+// .spec (Jest, Vitest, Jasmine); test_*.py (pytest).
 func isTestPath(p string) bool {
 	for _, seg := range strings.Split(path.Dir(p), "/") {
 		switch strings.ToLower(seg) {
@@ -572,7 +574,12 @@ func isTestPath(p string) bool {
 		}
 	}
 	base := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	return strings.HasSuffix(base, "Test") || strings.HasSuffix(base, "_test") || strings.HasSuffix(base, ".test")
+	for _, suf := range []string{"Test", "Tests", "_test", ".test", "_spec", ".spec"} {
+		if strings.HasSuffix(base, suf) {
+			return true
+		}
+	}
+	return strings.HasPrefix(base, "test_") && path.Ext(p) == ".py"
 }
 
 // reachItems loads the items of rs; hier marks implementations (their

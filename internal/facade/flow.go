@@ -646,6 +646,9 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 		return nil, err
 	}
 	defer release()
+	if err := checkLowering(ctx, snap, from, to); err != nil {
+		return nil, err
+	}
 	if err := checkDataflow(snap); err != nil {
 		return nil, err
 	}

@@ -124,6 +124,9 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 	if err := pg.check(snap); err != nil {
 		return nil, err
 	}
+	if err := checkLowering(ctx, snap, p); err != nil {
+		return nil, err
+	}
 	if err := checkDataflow(snap); err != nil {
 		return nil, err
 	}

@@ -61,6 +61,11 @@ const (
 	// otherwise. Resolve links it with a references edge when the target
 	// exists and drops it otherwise.
 	RefMention RefKind = "mention"
+	// RefImport is one name a file binds by importing a module (JavaScript,
+	// TypeScript, Python, Go and the other tree-parsed languages): Name is
+	// the local name, Alt the name the module exports ("*" for the module
+	// itself, "default" for a default export), Recv the module as written.
+	RefImport RefKind = "import"
 )
 
 // Reference kinds of the domain: facts resolve turns into queries,

@@ -4,9 +4,13 @@ package all
 
 import (
 	"github.com/ragraf/ragraf/internal/lang"
+	"github.com/ragraf/ragraf/internal/lang/golang"
+	"github.com/ragraf/ragraf/internal/lang/javascript"
 	"github.com/ragraf/ragraf/internal/lang/markdown"
 	"github.com/ragraf/ragraf/internal/lang/php"
+	"github.com/ragraf/ragraf/internal/lang/python"
 	"github.com/ragraf/ragraf/internal/lang/sql"
+	"github.com/ragraf/ragraf/internal/lang/typescript"
 )
 
 // Registry returns the front ends by language name.
@@ -15,5 +19,9 @@ func Registry() lang.Registry {
 		php.FrontEnd{},
 		markdown.FrontEnd{},
 		sql.FrontEnd{},
+		javascript.New(),
+		typescript.New(),
+		python.New(),
+		golang.New(),
 	)
 }

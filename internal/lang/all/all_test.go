@@ -17,9 +17,13 @@ func TestFrontEnd_RegistryReadsEachLanguage(t *testing.T) {
 		kind       fact.NodeKind
 		start, end int
 	}{
-		"php":      {"a.php", "<?php\nclass A {\n  function m() {}\n}\n", fact.Class, 2, 4},
-		"markdown": {"a.md", "# Title\n\nText.\n", fact.Doc, 1, 3},
-		"sql":      {"a.sql", "CREATE TABLE t (id INT);\n", fact.Table, 1, 1},
+		"php":        {"a.php", "<?php\nclass A {\n  function m() {}\n}\n", fact.Class, 2, 4},
+		"markdown":   {"a.md", "# Title\n\nText.\n", fact.Doc, 1, 3},
+		"sql":        {"a.sql", "CREATE TABLE t (id INT);\n", fact.Table, 1, 1},
+		"javascript": {"a.js", "class A {\n  m() {}\n}\n", fact.Class, 1, 3},
+		"typescript": {"a.ts", "interface I {\n  m(): void;\n}\n", fact.Interface, 1, 3},
+		"python":     {"a.py", "class A:\n    def m(self):\n        pass\n", fact.Class, 1, 3},
+		"go":         {"a.go", "package a\n\nfunc F() {\n}\n", fact.Function, 3, 4},
 	}
 	reg := Registry()
 	if len(reg) != len(files) {

@@ -68,9 +68,18 @@ type Parser struct {
 	peak   int64 // Peak
 }
 
+// UseLibcAllocator routes tree-sitter's allocations to libc (counted per
+// thread for the memory budget). It runs once per process, before the first
+// tree: a package that parses through go-tree-sitter directly calls it
+// before its first parse, so no tree is freed by another allocator than the
+// one that made it.
+func UseLibcAllocator() {
+	allocOnce.Do(func() { C.rg_use_libc_allocator() })
+}
+
 // NewParser returns a parser for lang.
 func NewParser(lang *Language) (*Parser, error) {
-	allocOnce.Do(func() { C.rg_use_libc_allocator() })
+	UseLibcAllocator()
 	p := C.ts_parser_new()
 	if !C.ts_parser_set_language(p, (*C.TSLanguage)(lang.ptr)) {
 		C.ts_parser_delete(p)

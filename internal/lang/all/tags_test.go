@@ -1,0 +1,199 @@
+package all
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/lang"
+)
+
+// extractFile runs the registered front end of language l on testdata/name.
+func extractFile(t *testing.T, l, name string) lang.Facts {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fe, ok := Registry()[l]
+	if !ok {
+		t.Fatalf("no front end %q", l)
+	}
+	p, err := fe.New(lang.Options{ChunkTokens: 512, MaxFileMS: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f, err := p.File(context.Background(), "src/"+name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// outline renders the declarations as "kind qname start-end <parent qname>".
+func outline(f lang.Facts) []string {
+	byID := map[string]string{}
+	for _, n := range f.Nodes {
+		byID[n.ID] = n.QName
+	}
+	var out []string
+	for _, n := range f.Nodes {
+		out = append(out, fmt.Sprintf("%s %s %d-%d <%s>", n.Kind, n.QName, n.StartLine, n.EndLine, byID[n.Parent]))
+	}
+	return out
+}
+
+func refs(f lang.Facts) []string {
+	var out []string
+	for _, r := range f.Refs {
+		s := fmt.Sprintf("%s %s@%d", r.Kind, r.Name, r.Line)
+		if r.Recv != "" {
+			s += " recv=" + r.Recv
+		}
+		if r.Kind == fact.RefImport {
+			s += " alt=" + r.Alt
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func docs(f lang.Facts) map[string]string {
+	byID := map[string]string{}
+	for _, n := range f.Nodes {
+		byID[n.ID] = n.QName
+	}
+	out := map[string]string{}
+	for _, c := range f.Chunks {
+		out[byID[c.NodeID]] = c.Text
+	}
+	return out
+}
+
+func mustHave(t *testing.T, what string, got []string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("%s: missing %q in\n%s", what, w, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestLang29_Definitions: each tree-parsed language gives its declarations
+// with exact line ranges and containers (methods below their class, Go
+// methods below their receiver type), doc comments as chunks of their
+// symbol, imports with the name they bind and calls with their receiver.
+func TestLang29_Definitions(t *testing.T) {
+	t.Run("typescript", func(t *testing.T) {
+		f := extractFile(t, "typescript", "sample.ts")
+		mustHave(t, "outline", outline(f),
+			"class Greeter 6-15 <>", "method Greeter.greet 9-13 <Greeter>", "method Greeter.handler 14-14 <Greeter>",
+			"interface IGreet 17-17 <>", "method IGreet.greet 17-17 <IGreet>", "enum Color 18-18 <>",
+			"function main 21-21 <>", "function arrow 22-22 <>")
+		mustHave(t, "refs", refs(f),
+			"import h@1 recv=./util alt=helper", "import Def@2 recv=./def alt=default", "import ns@3 recv=../ns alt=*",
+			"extends Base@6", "implements IGreet@6", "call h@10", "method_call log@11 recv=this", "new Message@12",
+			"method_call run@21 recv=ns", "type Person@9")
+		d := docs(f)
+		if d["Greeter"] != "Greeter greets." || d["Greeter.greet"] != "greet says hello" || d["main"] != "top level" {
+			t.Errorf("docs %v", d)
+		}
+		if f.Partial {
+			t.Errorf("partial: %s", f.Reason)
+		}
+	})
+	t.Run("tsx", func(t *testing.T) {
+		f := extractFile(t, "typescript", "sample.tsx")
+		mustHave(t, "outline", outline(f), "function Button 3-5 <>")
+		mustHave(t, "refs", refs(f), "call useLabel@4")
+		if f.Partial {
+			t.Errorf("tsx read with the TypeScript grammar: %s", f.Reason)
+		}
+	})
+	t.Run("javascript", func(t *testing.T) {
+		f := extractFile(t, "javascript", "sample.js")
+		mustHave(t, "outline", outline(f), "class Shape 4-11 <>", "method Shape.area 6-8 <Shape>",
+			"function draw 14-16 <>", "function helper 17-17 <>")
+		mustHave(t, "refs", refs(f), "import fs@1 recv=fs alt=*", "extends Base@4", "method_call compute@7 recv=this",
+			"call helper@15", "method_call readFileSync@15 recv=fs")
+		if docs(f)["draw"] != "Draws a shape." {
+			t.Errorf("docs %v", docs(f))
+		}
+	})
+	t.Run("python", func(t *testing.T) {
+		f := extractFile(t, "python", "sample.py")
+		mustHave(t, "outline", outline(f), "class Greeter 6-13 <>", "method Greeter.greet 9-13 <Greeter>",
+			"function main 15-17 <>")
+		mustHave(t, "refs", refs(f), "import os.path@1 recv=os.path alt=*", "import j@2 recv=json alt=*", "import helper@3 recv=.util alt=helper",
+			"import o@3 recv=.util alt=other", "extends Base@6", "call helper@11", "method_call log@12 recv=self",
+			"method_call join@16 recv=os.path")
+		for _, r := range refs(f) {
+			if strings.Contains(r, "Meta") {
+				t.Errorf("a keyword argument is no parent class: %s", r)
+			}
+		}
+		if d := docs(f); d["Greeter"] != "Greeter greets." || d["Greeter.greet"] != "say hello" {
+			t.Errorf("docstrings %v", d)
+		}
+	})
+	t.Run("go", func(t *testing.T) {
+		f := extractFile(t, "go", "sample.go")
+		mustHave(t, "outline", outline(f), "class Greeter 9-9 <>", "interface Speaker 12-14 <>",
+			"method Speaker.Speak 13-13 <Speaker>", "method Greeter.Greet 19-23 <Greeter>", "function helper 25-25 <>")
+		mustHave(t, "refs", refs(f), "import f2@5 recv=github.com/x/y/internal/fact alt=*",
+			"method_call Println@20 recv=fmt", "call helper@22", "new Node@22 recv=f2", "type Person@19")
+		for _, r := range refs(f) {
+			if strings.HasPrefix(r, "type string") || strings.HasPrefix(r, "type int") {
+				t.Errorf("a predeclared type is no reference: %s", r)
+			}
+		}
+		if docs(f)["Greeter.Greet"] != "Greet says hello." {
+			t.Errorf("docs %v", docs(f))
+		}
+	})
+}
+
+// TestLang29_Partial: a file with syntax errors keeps what was read and is
+// partial with the line of the first error.
+func TestLang29_Partial(t *testing.T) {
+	f := extractFile(t, "python", "broken.py")
+	if !f.Partial || !strings.Contains(f.Reason, "syntax errors: first at line") {
+		t.Fatalf("partial %v %q", f.Partial, f.Reason)
+	}
+	mustHave(t, "outline", outline(f), "function ok 1-2 <>")
+}
+
+// TestLang29_TestFiles: declarations of test files carry test=true by each
+// language's convention.
+func TestLang29_TestFiles(t *testing.T) {
+	cases := map[string][]string{
+		"go":         {"a_test.go"},
+		"python":     {"test_a.py", "a_test.py", "conftest.py"},
+		"javascript": {"a.test.js", "a.spec.js", "__tests__/a.js"},
+		"typescript": {"a.spec.ts", "a.test.tsx"},
+	}
+	src := map[string]string{"go": "package a\nfunc F() {}\n", "python": "def f():\n    pass\n",
+		"javascript": "function f() {}\n", "typescript": "function f() {}\n"}
+	for l, paths := range cases {
+		p, err := Registry()[l].New(lang.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range append(paths, "plain.x") {
+			f, err := p.File(context.Background(), path, []byte(src[l]))
+			if err != nil || len(f.Nodes) != 1 {
+				t.Fatalf("%s %s: %v %v", l, path, err, f.Nodes)
+			}
+			if got, want := f.Nodes[0].Props["test"] == "true", path != "plain.x"; got != want {
+				t.Errorf("%s %s: test %v, want %v", l, path, got, want)
+			}
+		}
+		p.Close()
+	}
+}

@@ -1,0 +1,5 @@
+def ok():
+    return 1
+
+def broken(:
+    pass
