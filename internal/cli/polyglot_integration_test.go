@@ -19,6 +19,14 @@ func polyglotCopy(t *testing.T) string {
 	if err := os.CopyFS(root, os.DirFS(filepath.Join(filepath.Dir(file), "testdata", "polyglot"))); err != nil {
 		t.Fatal(err)
 	}
+	// the default languages are PHP's project's: this one names its own
+	if err := os.MkdirAll(filepath.Join(root, ".ragraf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "languages: [javascript, typescript, python, go, markdown]\n"
+	if err := os.WriteFile(filepath.Join(root, ".ragraf", "project.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return root
 }
 
