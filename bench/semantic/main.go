@@ -23,7 +23,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/ragraf/ragraf/internal/facade"
 )
@@ -77,7 +79,9 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 	if err != nil {
 		return err
 	}
-	total := map[string]*score{} // lang/split/mode over every corpus
+	total := map[string]*score{}  // lang/split/mode over every corpus
+	paired := map[string]*score{} // lang/mode over the queries asked in both languages for the same targets
+	took := map[string][]time.Duration{}
 	for _, corpus := range only {
 		qs, err := readQueries(filepath.Join(sets, corpus+".tsv"))
 		if err != nil {
@@ -96,6 +100,7 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 		}
 		per := map[string]*score{}
 		var missed []string
+		byTargets := map[string]map[string][]float64{} // targets -> lang -> hit@10 per mode (first query)
 		for _, q := range qs {
 			targets, want, err := resolve(ctx, s, q.qnames)
 			if err != nil {
@@ -105,12 +110,21 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 				return fmt.Errorf("%s: %q: none of %v exists", corpus, q.text, q.qnames)
 			}
 			for _, mode := range modes {
+				start := time.Now()
 				env, err := s.Search(ctx, facade.SearchArgs{Query: q.text, Mode: mode, Page: facade.Page{Limit: 10}})
+				took[q.lang+"/"+mode] = append(took[q.lang+"/"+mode], time.Since(start))
 				if err != nil {
 					return fmt.Errorf("%s: %q: %w", corpus, q.text, err)
 				}
 				hits := env.Result.(facade.SearchResult).Hits
 				hit, ndcg := judge(hits, targets, want)
+				tk := strings.Join(q.qnames, "|")
+				if byTargets[tk] == nil {
+					byTargets[tk] = map[string][]float64{}
+				}
+				if len(byTargets[tk][q.lang]) < len(modes) {
+					byTargets[tk][q.lang] = append(byTargets[tk][q.lang], hit)
+				}
 				for _, k := range []string{q.lang + "/all/" + mode, q.lang + "/" + q.split + "/" + mode} {
 					bucket(per, k).add(hit, ndcg)
 					bucket(total, k).add(hit, ndcg)
@@ -126,6 +140,14 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 			}
 		}
 		s.Close()
+		for _, langs := range byTargets {
+			if len(langs["en"]) == len(modes) && len(langs["ru"]) == len(modes) {
+				for i, mode := range modes {
+					bucket(paired, "en/"+mode).add(langs["en"][i], 0)
+					bucket(paired, "ru/"+mode).add(langs["ru"][i], 0)
+				}
+			}
+		}
 		fmt.Printf("\n### %s (model %s)\n\n", corpus, model)
 		table(per)
 		if len(missed) > 0 {
@@ -134,8 +156,33 @@ func run(ctx context.Context, corpora, work, bin, model, sets string, only []str
 	}
 	fmt.Printf("\n### all corpora (model %s)\n\n", model)
 	table(total)
+	fmt.Printf("\n### the same targets asked in English and in Russian\n\n")
+	fmt.Println("| mode | pairs | en hit@10 | ru hit@10 |")
+	fmt.Println("|---|---|---|---|")
+	for _, mode := range modes {
+		en, ru := get(paired, "en/"+mode), get(paired, "ru/"+mode)
+		if en.n > 0 {
+			fmt.Printf("| %s | %d | %.3f | %.3f |\n", mode, en.n, en.hit/float64(en.n), ru.hit/float64(ru.n))
+		}
+	}
+	fmt.Printf("\n### search time, every corpus (ms)\n\n")
+	fmt.Println("| lang | mode | calls | p50 | p95 |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, lang := range []string{"en", "ru"} {
+		for _, mode := range modes {
+			ds := took[lang+"/"+mode]
+			if len(ds) == 0 {
+				continue
+			}
+			slices.Sort(ds)
+			fmt.Printf("| %s | %s | %d | %.1f | %.1f |\n", lang, mode, len(ds),
+				ms(ds[len(ds)/2]), ms(ds[min(len(ds)-1, len(ds)*95/100)]))
+		}
+	}
 	return nil
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func bucket(m map[string]*score, k string) *score {
 	if m[k] == nil {

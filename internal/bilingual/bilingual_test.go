@@ -178,3 +178,23 @@ func TestRU32_FreeDictAsInstalled(t *testing.T) {
 		t.Errorf("погода → %v", e)
 	}
 }
+
+// BenchmarkExpand is what a Russian question adds to a search before the
+// store is asked: stemming and looking up every word (the lexicon loaded).
+func BenchmarkExpand(b *testing.B) {
+	l := Load(DictPath())
+	for b.Loop() {
+		l.Expand("где вызывается saveOrder при оплате заказа из корзины пользователя")
+	}
+}
+
+// BenchmarkLoad is the first Russian question's one-time cost: reading the
+// glossary and the installed dictionary.
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		loadedMu.Lock()
+		clear(loaded)
+		loadedMu.Unlock()
+		Load(DictPath())
+	}
+}
