@@ -89,7 +89,7 @@ func (e EmbeddingsConfig) None() bool { return e.Model == "" || e.Model == NoMod
 
 // Languages and drivers accepted by Validate.
 var (
-	KnownLanguages = []string{"php", "markdown", "sql", "javascript", "typescript", "python", "go"}
+	KnownLanguages = []string{"php", "markdown", "sql", "javascript", "typescript", "python", "go", "twig", "blade"}
 	KnownDrivers   = []string{"mysql", "mariadb", "postgres", "sqlite"}
 )
 
@@ -126,7 +126,7 @@ var DefaultSecretsExclude = []string{
 // Default returns the configuration used for every key project.yaml omits.
 func Default() Config {
 	return Config{
-		Languages:        []string{"php", "markdown", "sql"},
+		Languages:        []string{"php", "markdown", "sql", "twig", "blade"},
 		Include:          []string{"**"},
 		Exclude:          []string{},
 		SecretsExclude:   slices.Clone(DefaultSecretsExclude),

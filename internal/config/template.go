@@ -16,9 +16,9 @@ const template = `# ragraf project configuration.
 # matches a file or directory name at any depth; a glob with "/" matches the
 # path from the project root.
 
-# Languages to index. Allowed: php, markdown, sql, javascript, typescript,
-# python, go.
-languages: ["php", "markdown", "sql"]
+# Languages to index. Allowed: php, markdown, sql, twig, blade, javascript,
+# typescript, python, go.
+languages: ["php", "markdown", "sql", "twig", "blade"]
 
 # Files to consider. Default: everything under the root.
 include: ["**"]

@@ -41,11 +41,14 @@ var binaryExt = map[string]bool{
 }
 
 // DetectLang returns the language of path by its extension: "php", "markdown"
-// (also for .rst), "sql", or another language's name such as "javascript",
+// (also for .rst), "sql", "twig", "blade" (*.blade.php), or another language's name such as "javascript",
 // "css" or "html"; "" when the extension is unknown or binary.
 func DetectLang(p string) string {
-	ext := strings.ToLower(path.Ext(p))
-	return langByExt[ext]
+	lp := strings.ToLower(p)
+	if strings.HasSuffix(lp, ".blade.php") {
+		return "blade" // a Blade template, not PHP
+	}
+	return langByExt[path.Ext(lp)]
 }
 
 func isBinaryExt(p string) bool {

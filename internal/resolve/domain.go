@@ -101,6 +101,8 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 			}
 		case fact.RefHandles:
 			l.handles(ref)
+		case fact.RefTemplate, fact.RefRouteName, fact.RefTemplateFunc, fact.RefComponent:
+			l.tpl.link(ref)
 		}
 	}
 	l.deriveTables()
@@ -128,7 +130,7 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	l.out.Meta = map[string]string{MetaSQLProblems: string(b), MetaSchemaConflicts: string(c)}
+	l.out.Meta = map[string]string{MetaSQLProblems: string(b), MetaSchemaConflicts: string(c), MetaTemplates: l.tpl.meta()}
 	sort.Slice(l.out.Unresolved, func(i, j int) bool { return l.out.Unresolved[i].ID < l.out.Unresolved[j].ID })
 	return l.out, ctx.Err()
 }
@@ -164,6 +166,7 @@ type domainLinker struct {
 	// (orm.go)
 	entities, repos map[string]string
 	repoAt          []int
+	tpl             templateLinker // templates.go
 }
 
 // missingUse is a reference to a table no schema source declares.
@@ -179,6 +182,7 @@ func newDomainLinker(in DomainInput) *domainLinker {
 		commands: map[string][]int{}, supers: map[string][]string{}}
 	l.merged, l.applied, l.typeOf = map[string][]int{}, map[string]bool{}, map[int]int{}
 	l.missing = map[string][]missingUse{}
+	l.tpl.l = l
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		switch n.Kind {

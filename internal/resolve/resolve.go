@@ -88,6 +88,15 @@ const (
 // unresolved with that reason.
 var resolvers = map[string]func(context.Context, Input) (Output, error){
 	"php": resolvePHP,
+	// templates state only domain references (Domain links them)
+	"twig":  resolveNone,
+	"blade": resolveNone,
+}
+
+// resolveNone is the resolver of a language whose references are all
+// domain references.
+func resolveNone(ctx context.Context, _ Input) (Output, error) {
+	return Output{Meta: map[string]string{}}, ctx.Err()
 }
 
 // Resolve links in.Refs to in.Nodes with the resolver of in.Lang.

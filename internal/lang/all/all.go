@@ -4,12 +4,14 @@ package all
 
 import (
 	"github.com/ragraf/ragraf/internal/lang"
+	"github.com/ragraf/ragraf/internal/lang/blade"
 	"github.com/ragraf/ragraf/internal/lang/golang"
 	"github.com/ragraf/ragraf/internal/lang/javascript"
 	"github.com/ragraf/ragraf/internal/lang/markdown"
 	"github.com/ragraf/ragraf/internal/lang/php"
 	"github.com/ragraf/ragraf/internal/lang/python"
 	"github.com/ragraf/ragraf/internal/lang/sql"
+	"github.com/ragraf/ragraf/internal/lang/twig"
 	"github.com/ragraf/ragraf/internal/lang/typescript"
 )
 
@@ -23,5 +25,7 @@ func Registry() lang.Registry {
 		typescript.New(),
 		python.New(),
 		golang.New(),
+		twig.FrontEnd{},
+		blade.FrontEnd{},
 	)
 }

@@ -24,6 +24,8 @@ func TestFrontEnd_RegistryReadsEachLanguage(t *testing.T) {
 		"typescript": {"a.ts", "interface I {\n  m(): void;\n}\n", fact.Interface, 1, 3},
 		"python":     {"a.py", "class A:\n    def m(self):\n        pass\n", fact.Class, 1, 3},
 		"go":         {"a.go", "package a\n\nfunc F() {\n}\n", fact.Function, 3, 4},
+		"twig":       {"a.html.twig", "{% extends 'b.html.twig' %}\n{% block body %}\nx\n{% endblock %}\n", fact.Block, 2, 4},
+		"blade":      {"a.blade.php", "@extends('b')\n@section('body')\nx\n@endsection\n", fact.Block, 2, 4},
 	}
 	reg := Registry()
 	if len(reg) != len(files) {

@@ -229,6 +229,7 @@ func (d *domainWalker) call(n *sitter.Node) bool {
 	}
 	name := fact.Lower(strings.TrimPrefix(d.text(fn), `\`))
 	pos, named := d.args(n)
+	d.templateCall(n, name, pos)
 	switch name {
 	case "sprintf", "vsprintf":
 		return d.sqlCandidate(n, n)
@@ -287,6 +288,10 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 	recv, method := d.text(obj), fact.Lower(d.text(nm))
 	pos, named := d.args(n)
 	d.ormMember(n, recv, method, pos)
+	d.templateMember(n, recv, method, pos)
+	if method == "name" && d.routeName(n, obj, pos) {
+		return true
+	}
 	switch {
 	case recv == "$wpdb" || strings.HasSuffix(recv, "->wpdb"):
 		switch method {
@@ -516,6 +521,7 @@ func (d *domainWalker) staticCall(n *sitter.Node) bool {
 	if scope.Kind() == "name" || scope.Kind() == "qualified_name" || scope.Kind() == "relative_scope" {
 		d.ormStatic(n, cls, method)
 	}
+	d.templateStatic(n, short, method, pos)
 	switch fact.Lower(short) {
 	case "route":
 		return d.laravelStatic(n, method, pos, named)

@@ -200,6 +200,8 @@ func (d *domainWalker) visit(n *sitter.Node) {
 		if d.staticCall(n) {
 			return
 		}
+	case "object_creation_expression":
+		d.twigDefinition(n)
 	}
 	d.children(n)
 }
@@ -307,6 +309,7 @@ func (d *domainWalker) class(n *sitter.Node) {
 			m := body.NamedChild(i)
 			if m.Kind() == "method_declaration" {
 				d.methodEntries(m, c)
+				d.templateAttribute(m)
 				prevVars := d.vars
 				d.vars = map[string]*sitter.Node{}
 				d.children(m)
