@@ -238,6 +238,7 @@ func TestDetectLang(t *testing.T) {
 		"a.php": "php", "t.phtml": "php", "x.inc": "php", "A.PHP": "php", "README.md": "markdown",
 		"doc.rst": "markdown", "s.sql": "sql", "a.js": "javascript", "a.ts": "typescript",
 		"a.py": "python", "a.go": "go", "a.css": "css", "a.html": "html", "Makefile": "", "a.png": "",
+		"views/x.blade.php": "blade", "X.Blade.PHP": "blade", "t.html.twig": "twig",
 	} {
 		if got := DetectLang(p); got != want {
 			t.Errorf("DetectLang(%q) = %q, want %q", p, got, want)

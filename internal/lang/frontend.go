@@ -1,6 +1,6 @@
 // Package lang is the front-end interface: what a language implements so
 // that a build (package rev) indexes its files. A language is one folder
-// under internal/lang (php, markdown, sql) with a FrontEnd; package
+// under internal/lang (php, markdown, sql, twig, blade) with a FrontEnd; package
 // internal/lang/all lists them by name.
 //
 // Per file a front end gives, from the file alone (ARCHITECTURE.md §9: a
