@@ -28,7 +28,8 @@ type Config struct {
 	Exclude          []string         `yaml:"exclude" json:"exclude"`
 	SecretsExclude   []string         `yaml:"secrets_exclude" json:"secrets_exclude"`
 	MaxFileSize      int64            `yaml:"max_file_size" json:"max_file_size"`
-	MaxFileMS        int64            `yaml:"max_file_ms" json:"max_file_ms"`
+	MaxFileWork      int64            `yaml:"max_file_work" json:"max_file_work"`
+	MaxFileMS        int64            `yaml:"max_file_ms" json:"max_file_ms"` // read so older files load; unused: the budget is work, not time
 	MaxFileMemoryMB  int64            `yaml:"max_file_memory_mb" json:"max_file_memory_mb"`
 	ChunkBudget      int              `yaml:"chunk_budget" json:"chunk_budget"`
 	RetainRevs       int              `yaml:"retain_revs" json:"retain_revs"`
@@ -98,6 +99,8 @@ const (
 	minMaxFileSize      = 1
 	maxMaxFileSize      = 1 << 30
 	minMaxFileMS        = 100
+	minMaxFileWork      = 100000
+	maxMaxFileWork      = 1 << 40
 	maxMaxFileMS        = 3600000
 	minMaxFileMemoryMB  = 16
 	maxMaxFileMemoryMB  = 1 << 20
@@ -131,6 +134,7 @@ func Default() Config {
 		Exclude:          []string{},
 		SecretsExclude:   slices.Clone(DefaultSecretsExclude),
 		MaxFileSize:      2 << 20,
+		MaxFileWork:      20000000,
 		MaxFileMS:        20000,
 		MaxFileMemoryMB:  256,
 		ChunkBudget:      512,
@@ -202,6 +206,7 @@ func (c Config) Validate() error {
 		}
 	}
 	add("max_file_size", checkRange(c.MaxFileSize, minMaxFileSize, maxMaxFileSize))
+	add("max_file_work", checkRange(c.MaxFileWork, minMaxFileWork, maxMaxFileWork))
 	add("max_file_ms", checkRange(c.MaxFileMS, minMaxFileMS, maxMaxFileMS))
 	add("max_file_memory_mb", checkRange(c.MaxFileMemoryMB, minMaxFileMemoryMB, maxMaxFileMemoryMB))
 	add("chunk_budget", checkRange(int64(c.ChunkBudget), minChunkBudget, maxChunkBudget))

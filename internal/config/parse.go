@@ -338,6 +338,7 @@ func (c *Config) fields() map[string]field {
 		"exclude":            func(d *decoder, key string, n ast.Node) { d.strList(&c.Exclude, checkGlob)(d, key, n) },
 		"secrets_exclude":    func(d *decoder, key string, n ast.Node) { d.strList(&c.SecretsExclude, checkGlob)(d, key, n) },
 		"max_file_size":      intField(&c.MaxFileSize, minMaxFileSize, maxMaxFileSize),
+		"max_file_work":      intField(&c.MaxFileWork, minMaxFileWork, maxMaxFileWork),
 		"max_file_ms":        intField(&c.MaxFileMS, minMaxFileMS, maxMaxFileMS),
 		"max_file_memory_mb": intField(&c.MaxFileMemoryMB, minMaxFileMemoryMB, maxMaxFileMemoryMB),
 		"chunk_budget":       intField(&c.ChunkBudget, minChunkBudget, maxChunkBudget),

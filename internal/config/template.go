@@ -55,11 +55,13 @@ secrets_exclude:
 # Files larger than this many bytes are listed but not parsed (1 to 1073741824).
 max_file_size: 2097152
 
-# Budget of one file's extraction: past this many milliseconds (100 to 3600000),
-# or past this much memory for its syntax tree (16 to 1048576 MB), the file is
-# indexed as partial with the reason ("budget: time", "budget: memory") and the
-# build goes on.
-max_file_ms: 20000
+# Budget of one file's extraction: past this many syntax nodes visited
+# (100000 to 1099511627776), or past this much memory for its syntax tree and
+# the facts extracted from it (16 to 1048576 MB), the file is indexed as
+# partial with the reason ("budget: work", "budget: memory") and the build goes
+# on. Both count work done, not time, so a file gives one result on any
+# machine. (max_file_ms, a wall-time budget, is still accepted and ignored.)
+max_file_work: 20000000
 max_file_memory_mb: 256
 
 # Target size of a text chunk (docs, comments) in tokens (16 to 8192).

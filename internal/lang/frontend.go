@@ -52,9 +52,9 @@ type Parser interface {
 type Options struct {
 	ChunkTokens   int      // budget of one documentation chunk (len(text)/4)
 	TablePrefixes []string // table name prefixes of the project's database ("wp_")
-	// Budget of one file (docs/reliability.md): work done in milliseconds'
-	// worth and bytes of memory; zero is no limit.
-	MaxFileMS    int64
+	// Budget of one file (docs/reliability.md): syntax nodes visited and
+	// bytes of memory; zero is no limit.
+	MaxFileWork  int64
 	MaxFileBytes int64
 	// Dataflow asks for the lowering of every function not longer than
 	// DataflowLines lines.

@@ -272,7 +272,7 @@ func parserFor(opts Options, parsers map[string]lang.Parser, f corpus.File) (lan
 func frontEndOptions(cfg config.Config) lang.Options {
 	return lang.Options{
 		ChunkTokens: cfg.ChunkBudget, TablePrefixes: cfg.Database.TablePrefixes,
-		MaxFileMS: cfg.MaxFileMS, MaxFileBytes: cfg.MaxFileMemoryMB << 20,
+		MaxFileWork: cfg.MaxFileWork, MaxFileBytes: cfg.MaxFileMemoryMB << 20,
 		Dataflow: cfg.DataFlow.Enabled, DataflowLines: cfg.DataFlow.MaxFunctionLines,
 	}
 }

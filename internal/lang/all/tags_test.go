@@ -24,7 +24,7 @@ func extractFile(t *testing.T, l, name string) lang.Facts {
 	if !ok {
 		t.Fatalf("no front end %q", l)
 	}
-	p, err := fe.New(lang.Options{ChunkTokens: 512, MaxFileMS: 20000})
+	p, err := fe.New(lang.Options{ChunkTokens: 512, MaxFileWork: 20000000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,6 +89,7 @@ func (w *walker) chunk(kind string, first *sitter.Node, end int, text, owner str
 		ID: fact.ChunkID(kind, w.path, start, int(first.StartPosition().Column), owner), NodeID: owner, Kind: kind,
 		Path: w.path, StartLine: start, EndLine: end, Text: text,
 	})
+	w.clk.charge(chunkCost(&w.chunks[len(w.chunks)-1]))
 }
 
 // owners finds the innermost declaration around each chunk. Chunks come in

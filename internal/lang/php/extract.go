@@ -110,7 +110,6 @@ func onlyPHP(src []byte) bool {
 // reason, and holds what the stages finished before found (nothing when
 // parsing itself was over budget). A done ctx returns its error.
 func (x *Extractor) File(ctx context.Context, path string, src []byte) (res Result, err error) {
-	clk := newClock(ctx, x.budget.MaxMS)
 	tree, parser, err := x.parse(ctx, src)
 	if be, ok := errors.AsType[*sitter.BudgetError](err); ok {
 		return Result{Partial: true, Error: be.Error()}, nil
@@ -122,6 +121,12 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (res Resu
 	if need := parser.Peak() + int64(tree.Len())*nodeBytes; x.budget.MaxBytes > 0 && need > x.budget.MaxBytes {
 		return Result{Partial: true, Error: fmt.Sprintf("budget: memory: the syntax tree of %d nodes needs about %d MB, more than %d MB", tree.Len(), need>>20, x.budget.MaxBytes>>20)}, nil
 	}
+	// the facts get what the tree leaves of the memory budget
+	left := int64(0)
+	if x.budget.MaxBytes > 0 {
+		left = max(1, x.budget.MaxBytes-parser.Peak()-int64(tree.Len())*nodeBytes)
+	}
+	clk := newClock(ctx, x.budget.MaxWork, left)
 	root := tree.RootNode()
 	if root.HasError() {
 		res.Partial = true
@@ -146,7 +151,7 @@ func (x *Extractor) File(ctx context.Context, path string, src []byte) (res Resu
 			return
 		}
 		res.Partial = true
-		res.Error = joinError(res.Error, clk.timeReason(stage))
+		res.Error = joinError(res.Error, clk.reason(stage, stop))
 	}()
 	w := newWalker(path, src)
 	w.clk = clk
@@ -252,6 +257,7 @@ func (w *walker) addLines(n *sitter.Node, kind fact.NodeKind, name, qname, paren
 		From: parent, To: id, Provenance: fact.Stated, Confidence: 1,
 		EvidencePath: w.path, EvidenceLine: start, Sources: []string{Source},
 	})
+	w.clk.charge(nodeCost(&w.nodes[len(w.nodes)-1]) + edgeCost(&w.edges[len(w.edges)-1]))
 	w.spans = append(w.spans, span{start, end, id})
 	w.linkDoc(n, id)
 	return id

@@ -22,7 +22,7 @@ func (FrontEnd) New(opts lang.Options) (lang.Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	x.SetBudget(Budget{MaxMS: opts.MaxFileMS, MaxBytes: opts.MaxFileBytes})
+	x.SetBudget(Budget{MaxWork: opts.MaxFileWork, MaxBytes: opts.MaxFileBytes})
 	x.SetDataflow(opts.Dataflow, opts.DataflowLines)
 	return frontParser{x}, nil
 }

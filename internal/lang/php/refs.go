@@ -123,12 +123,14 @@ func (r *refWalker) children(n *sitter.Node) {
 
 func (r *refWalker) emit(kind fact.RefKind, name string, ln int, recv, alt string) {
 	r.refs = append(r.refs, fact.Ref{Kind: kind, From: r.from, Path: r.path, Line: ln, Name: name, Recv: recv, Alt: alt})
+	r.clk.charge(refCost(&r.refs[len(r.refs)-1]))
 }
 
 // emitN emits a reference positioned at node n.
 func (r *refWalker) emitN(kind fact.RefKind, n *sitter.Node, name, recv, alt string) {
 	p := n.StartPosition()
 	r.refs = append(r.refs, fact.Ref{Kind: kind, From: r.from, Path: r.path, Line: int(p.Row) + 1, Col: int(p.Column), Name: name, Recv: recv, Alt: alt})
+	r.clk.charge(refCost(&r.refs[len(r.refs)-1]))
 }
 
 func isNameKind(k string) bool {

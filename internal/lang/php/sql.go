@@ -43,9 +43,12 @@ type domainWalker struct {
 	fileID string
 	names  *refWalker // name scope and imports; its refs are discarded
 	decls  []fact.Node
-	cls    *domainClass
-	vars   map[string]*sitter.Node // variable -> last string expression assigned in this function
-	prefix []string                // route group prefixes
+	// typeDecls indexes the type declarations of decls by lower-case
+	// qualified name (classID), built on first use
+	typeDecls map[string][]int
+	cls       *domainClass
+	vars      map[string]*sitter.Node // variable -> last string expression assigned in this function
+	prefix    []string                // route group prefixes
 	// classes are the classes walked so far, by lower-case name (routes_wp.go)
 	classes map[string]*domainClass
 	// lvGroups are the enclosing Laravel route groups; apiPrefixed is 0
@@ -115,9 +118,20 @@ func (d *domainWalker) enclosing(ln int) string {
 }
 
 func (d *domainWalker) classID(fq string, ln int) string {
-	for i := range d.decls {
+	if d.typeDecls == nil {
+		// by lower-case name, in declaration order: one scan per class
+		// made a file of 35,000 classes quadratic
+		d.typeDecls = map[string][]int{}
+		for i := range d.decls {
+			if n := &d.decls[i]; n.Kind.IsType() {
+				k := strings.ToLower(n.QName)
+				d.typeDecls[k] = append(d.typeDecls[k], i)
+			}
+		}
+	}
+	for _, i := range d.typeDecls[strings.ToLower(fq)] {
 		n := &d.decls[i]
-		if n.Kind.IsType() && strings.EqualFold(n.QName, fq) && n.StartLine <= ln && ln <= n.EndLine {
+		if strings.EqualFold(n.QName, fq) && n.StartLine <= ln && ln <= n.EndLine {
 			return n.ID
 		}
 	}
@@ -127,6 +141,7 @@ func (d *domainWalker) classID(fq string, ln int) string {
 func (d *domainWalker) ref(kind fact.RefKind, from string, n *sitter.Node, name string, props map[string]string) {
 	p := n.StartPosition()
 	d.refs = append(d.refs, fact.Ref{Kind: kind, From: from, Path: d.path, Line: int(p.Row) + 1, Col: int(p.Column), Name: name, Props: props})
+	d.clk.charge(refCost(&d.refs[len(d.refs)-1]))
 }
 
 func (d *domainWalker) visit(n *sitter.Node) {

@@ -35,7 +35,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -160,10 +159,9 @@ func (p *parser) File(ctx context.Context, file string, src []byte) (lang.Facts,
 		return lang.Facts{}, err
 	}
 	g := p.grammar(file)
-	var deadline time.Time
-	if p.opts.MaxFileMS > 0 {
-		deadline = time.Now().Add(time.Duration(p.opts.MaxFileMS) * time.Millisecond)
-	}
+	// the budget is work, not time: tree-sitter calls back every 100 parse
+	// operations, so the calls count its work whatever the machine's load
+	var ops int64
 	halted := ""
 	n := len(src)
 	tree := p.parsers[g].ParseWithOptions(func(i int, _ sitter.Point) []byte {
@@ -176,8 +174,9 @@ func (p *parser) File(ctx context.Context, file string, src []byte) (lang.Facts,
 			halted = "cancelled"
 			return true
 		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			halted = fmt.Sprintf("budget: time: parsing took more than %d ms", p.opts.MaxFileMS)
+		ops += 100
+		if p.opts.MaxFileWork > 0 && ops > p.opts.MaxFileWork {
+			halted = fmt.Sprintf("budget: work: parsing took more than %d operations", p.opts.MaxFileWork)
 			return true
 		}
 		return false
