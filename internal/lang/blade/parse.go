@@ -110,10 +110,9 @@ func (s *scanner) directive(i int) int {
 		}
 		args, next = text[k+1:end], end+1
 	}
-	lits := literals(args)
 	first := ""
-	if len(lits) > 0 {
-		first = lits[0]
+	if a := splitArgs(args); len(a) > 0 {
+		first = pureLiteral(a[0])
 	}
 	ref := func(rel, name string) {
 		s.b.Ref(fact.RefTemplate, name, ln, 0, map[string]string{"rel": rel, "via": "@" + lname, "engine": Lang})
@@ -142,8 +141,8 @@ func (s *scanner) directive(i int) int {
 		switch lname {
 		case "includewhen", "includeunless":
 			if a := splitArgs(args); len(a) > 1 {
-				if l := literals(a[1]); len(l) > 0 {
-					ref("includes", l[0])
+				if l := pureLiteral(a[1]); l != "" {
+					ref("includes", l)
 				}
 			}
 		case "includefirst":
@@ -156,8 +155,8 @@ func (s *scanner) directive(i int) int {
 			a := splitArgs(args)
 			for idx, x := range a {
 				if idx == 0 || idx == 3 {
-					if l := literals(x); len(l) > 0 && len(strings.TrimSpace(x)) == len(l[0])+2 {
-						ref("includes", l[0])
+					if l := pureLiteral(x); l != "" {
+						ref("includes", l)
 					}
 				}
 			}
@@ -175,8 +174,10 @@ func (s *scanner) directive(i int) int {
 		if first == "" {
 			break
 		}
-		if lname == "section" && len(splitArgs(args)) > 1 { // @section('title', 'text'): no end
-			s.b.Node(fact.Block, first, "@section('"+first+"')", ln, ln, "")
+		if len(splitArgs(args)) > 1 { // @section('title', 'text'), @push('x', 'y'): no end
+			if lname == "section" {
+				s.b.Node(fact.Block, first, "@section('"+first+"')", ln, ln, "")
+			}
 			break
 		}
 		if lname == "section" || lname == "fragment" {
@@ -329,4 +330,14 @@ func literals(code string) []string {
 		}
 	}
 	return out
+}
+
+// pureLiteral is the value of an argument that is one plain string
+// literal, "" otherwise ('a-' . $x names no template).
+func pureLiteral(arg string) string {
+	arg = strings.TrimSpace(arg)
+	if l := literals(arg); len(l) == 1 && len(arg) >= 2 && (arg[0] == '\'' || arg[0] == '"') && skipString(arg, 0) == len(arg)-1 {
+		return l[0]
+	}
+	return ""
 }
