@@ -26,7 +26,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/resolve"
@@ -211,20 +210,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer c.Close()
 	rootURI := fileURI(root)
-	init := map[string]any{
-		"processId": nil, "rootUri": rootURI, "rootPath": root,
-		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(root)}},
-		"capabilities": map[string]any{
-			"workspace": map[string]any{"configuration": true, "workspaceFolders": true},
-			"window":    map[string]any{"workDoneProgress": true},
-		},
-		"initializationOptions": map[string]any{"storagePath": filepath.Join(os.TempDir(), "ragraf-eval-lsp"), "clearCache": true},
-	}
+	init := initializeParams{RootURI: rootURI, RootPath: root,
+		WorkspaceFolders:      []workspaceFolder{{URI: rootURI, Name: filepath.Base(root)}},
+		InitializationOptions: initOptions{StoragePath: filepath.Join(os.TempDir(), "ragraf-eval-lsp"), ClearCache: true}}
+	init.Capabilities.Workspace.Configuration = true
+	init.Capabilities.Workspace.WorkspaceFolders = true
+	init.Capabilities.Window.WorkDoneProgress = true
 	start := time.Now()
 	if err := c.Call(ctx, "initialize", init, nil); err != nil {
 		return nil, err
 	}
-	if err := c.Notify("initialized", map[string]any{}); err != nil {
+	if err := c.Notify("initialized", struct{}{}); err != nil {
 		return nil, err
 	}
 	indexed, err := c.WaitIndexed(ctx, opts.Timeout, 2*time.Second)
@@ -380,16 +376,16 @@ func (e *evaluator) open(p string) error {
 	if err != nil {
 		return nil
 	}
-	return e.c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-		"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(p))), "languageId": "php", "version": 1, "text": string(b)}})
+	return e.c.Notify("textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{
+		URI: fileURI(filepath.Join(e.root, filepath.FromSlash(p))), LanguageID: "php", Version: 1, Text: string(b)}})
 }
 
 // position finds name as a whole word on line ln (1-based) of p, from byte
 // column from, and returns the LSP position (UTF-16 column).
-func (e *evaluator) position(p string, ln int, name string) (map[string]any, bool) {
+func (e *evaluator) position(p string, ln int, name string) (position, bool) {
 	lines := e.lines(p)
 	if ln < 1 || ln > len(lines) {
-		return nil, false
+		return position{}, false
 	}
 	text := lines[ln-1]
 	// the name as written first: in `class Inner { function inner() {} }`
@@ -399,19 +395,19 @@ func (e *evaluator) position(p string, ln int, name string) (map[string]any, boo
 		col = wordIndex(text, name)
 	}
 	if col < 0 {
-		return nil, false
+		return position{}, false
 	}
-	return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
+	return positionAt(ln, text, col), true
 }
 
 // usePosition finds n's name at a use site: for a member, the occurrence
 // after `::` or `->` first (`const X = Foo::X;` names X twice). It reports
 // false when the name is written inside a string literal (a callback such as
 // 'func' or '\\Ns\\func'): language servers answer no definition there.
-func (e *evaluator) usePosition(p string, ln int, n fact.Node) (map[string]any, bool) {
+func (e *evaluator) usePosition(p string, ln int, n fact.Node) (position, bool) {
 	lines := e.lines(p)
 	if ln < 1 || ln > len(lines) {
-		return nil, false
+		return position{}, false
 	}
 	text := lines[ln-1]
 	col := memberIndex(text, n)
@@ -421,15 +417,15 @@ func (e *evaluator) usePosition(p string, ln int, n fact.Node) (map[string]any, 
 		col = useIndex(text, n.Name)
 	}
 	if col >= 2 && memberIndex(text, n) != col && (text[col-2:col] == "->" || text[col-2:col] == "::") {
-		return nil, false // a member of the other kind (`$this->m` where m() is asked)
+		return position{}, false // a member of the other kind (`$this->m` where m() is asked)
 	}
 	if col < 0 {
-		return nil, false
+		return position{}, false
 	}
 	if inString(text, col) {
-		return nil, false // a callback or hook name: servers answer no definition there
+		return position{}, false // a callback or hook name: servers answer no definition there
 	}
-	return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
+	return positionAt(ln, text, col), true
 }
 
 func wordIndex(text, name string) int {
@@ -555,7 +551,7 @@ const maxAsks = 5
 // for WP_REST_Block_Types_Controller::get_item lists 5 uses and the same
 // request again 22 (the uses of the whole override family, as it lists for
 // each other member). Answers that grew are counted in s.Regrown.
-func (e *evaluator) references(ctx context.Context, params map[string]any, s *Score) ([]location, error) {
+func (e *evaluator) references(ctx context.Context, params referenceParams, s *Score) ([]location, error) {
 	var all []location
 	seen := map[location]bool{}
 	for ask := 1; ; ask++ {
@@ -601,12 +597,7 @@ func (e *evaluator) aliasUses(ctx context.Context, n fact.Node, theirs map[site]
 		if err := e.open(st.path); err != nil {
 			return err
 		}
-		params := map[string]any{
-			"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(st.path)))},
-			"position":     map[string]any{"line": st.line - 1, "character": len(utf16.Encode([]rune(text[:col])))},
-			"context":      map[string]any{"includeDeclaration": false},
-		}
-		locs, err := e.references(ctx, params, s)
+		locs, err := e.references(ctx, referencesAt(e.root, st.path, positionAt(st.line, text, col)), s)
 		if err != nil {
 			return err
 		}
@@ -727,7 +718,7 @@ func wordByte(b byte) bool {
 
 // declPosition finds the declared name of n: the first line of its range
 // (after attributes) that holds the name as a word.
-func (e *evaluator) declPosition(n fact.Node) (map[string]any, bool) {
+func (e *evaluator) declPosition(n fact.Node) (position, bool) {
 	name := n.Name
 	for ln := n.StartLine; ln <= n.EndLine && ln < n.StartLine+20; ln++ {
 		if t := strings.TrimSpace(e.lineText(n.Path, ln)); strings.HasPrefix(t, "#[") {
@@ -743,18 +734,18 @@ func (e *evaluator) declPosition(n fact.Node) (map[string]any, bool) {
 			return p, true
 		}
 	}
-	return nil, false
+	return position{}, false
 }
 
 // definePosition finds the constant name a define() call on the line
 // declares: in `if (!defined('X')) define('X', 1);` the first X is a check,
 // and a server asked there lists no references.
-func (e *evaluator) definePosition(p string, ln int, name string) (map[string]any, bool) {
+func (e *evaluator) definePosition(p string, ln int, name string) (position, bool) {
 	text := e.lineText(p, ln)
 	for off := 0; off < len(text); {
 		i := wordIndex(text[off:], "define")
 		if i < 0 {
-			return nil, false
+			return position{}, false
 		}
 		off += i + len("define")
 		if !strings.HasPrefix(strings.TrimLeft(text[off:], " \t"), "(") {
@@ -762,10 +753,10 @@ func (e *evaluator) definePosition(p string, ln int, name string) (map[string]an
 		}
 		if j := wordIndex(text[off:], name); j >= 0 {
 			col := off + j
-			return map[string]any{"line": ln - 1, "character": len(utf16.Encode([]rune(text[:col])))}, true
+			return positionAt(ln, text, col), true
 		}
 	}
-	return nil, false
+	return position{}, false
 }
 
 func (e *evaluator) lineText(p string, ln int) string {
@@ -852,11 +843,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	if err := e.open(n.Path); err != nil {
 		return err
 	}
-	params := map[string]any{
-		"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(n.Path)))},
-		"position":     pos, "context": map[string]any{"includeDeclaration": false},
-	}
-	locs, err := e.references(ctx, params, s)
+	locs, err := e.references(ctx, referencesAt(e.root, n.Path, pos), s)
 	if err != nil {
 		return err
 	}
@@ -864,7 +851,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 	for _, l := range locs {
 		if p := e.rel(l.URI); p != "" {
 			st := site{p, l.Range.Start.Line + 1}
-			if st.path == n.Path && st.line == pos["line"].(int)+1 && kind != "method" {
+			if st.path == n.Path && st.line == pos.Line+1 && kind != "method" {
 				continue // the declaration itself: the line of its name, where we asked
 			}
 			theirs[st] = true
@@ -942,7 +929,7 @@ func (e *evaluator) symbol(ctx context.Context, n fact.Node, kind string, s *Sco
 		if err := e.open(u.Path); err != nil {
 			return err
 		}
-		dp := map[string]any{"textDocument": map[string]any{"uri": fileURI(filepath.Join(e.root, filepath.FromSlash(u.Path)))}, "position": p}
+		dp := docAt(e.root, u.Path, p)
 		var defs []location
 		for ask := 1; ask <= 2 && len(defs) == 0; ask++ {
 			// a silent answer is asked again, as a partial references

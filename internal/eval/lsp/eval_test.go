@@ -504,7 +504,7 @@ func TestDeclPositionOfDefine(t *testing.T) {
 		pos, ok := e.declPosition(c.n)
 		got := -1
 		if ok {
-			got = pos["character"].(int)
+			got = pos.Character
 		}
 		if got != c.want {
 			t.Errorf("declPosition(%s) = %d, want %d", c.n.Name, got, c.want)
