@@ -151,15 +151,13 @@ func (s *Service) Changes(ctx context.Context, args ChangesArgs) (*Envelope, err
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	cfg := s.configOrDefault()
 	res := ChangesResult{Depth: depth, Files: []ChangedFile{}, Symbols: []ChangedSymbol{}, EntryPoints: []ReachItem{}, Tables: []ReachItem{}, Tests: []ReachFile{}}
 	var files []fileChange
@@ -259,7 +257,8 @@ func (s *Service) Changes(ctx context.Context, args ChangesArgs) (*Envelope, err
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "drift", Args: map[string]any{}, Why: "the ledger's entries for this revision, including changes outside declarations"})
 	}
-	return s.done(ctx, env, snap, res.paths())
+	c.cite(res.paths()...)
+	return c.done(env.Result)
 }
 
 // commit resolves a commit name to its hash.

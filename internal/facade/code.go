@@ -63,12 +63,13 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 			return nil, badInput("start_line and end_line must be positive with start_line <= end_line")
 		}
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	res := CodeResult{}
 	start, end := args.StartLine, args.EndLine
 	if path == "" {
@@ -79,7 +80,7 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 		if !ok {
 			env.Result = res
 			notFound(env, args.QName)
-			return s.done(ctx, env, snap, nil)
+			return c.done(env.Result)
 		}
 		res.Symbol = &t
 		path, start, end = t.Path, t.Line, t.EndLine
@@ -95,7 +96,7 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 	if !ok {
 		env.Result = res
 		notFoundPath(env, path)
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	content, _ = secrets.Redact(content)
 	lines := splitLines(string(content))
@@ -117,7 +118,8 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 	env.Result = res
 	env.Limits = Limits{Limit: maxCodeLines, Returned: end - start + 1, Total: min(total, len(lines)-start+1)}
 	env.Limits.Truncated = env.Limits.Returned < env.Limits.Total
-	return s.done(ctx, env, snap, []string{path})
+	c.cite([]string{path}...)
+	return c.done(env.Result)
 }
 
 // splitLines splits text into lines that keep their newline.

@@ -11,15 +11,12 @@ package facade
 
 import (
 	"context"
-	"maps"
-	"path"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/secrets"
-	"github.com/ragraf/ragraf/internal/store/graph"
 )
 
 // ContextArgs names the symbol and the budget.
@@ -196,12 +193,13 @@ func (s *Service) Context(ctx context.Context, args ContextArgs) (*Envelope, err
 	if _, err := encoder(); err != nil {
 		return nil, &Error{Code: ErrInternal, Message: "loading the cl100k_base tokenizer: " + err.Error()}
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	var t Symbol
 	var ok bool
 	if byPlace {
@@ -219,7 +217,7 @@ func (s *Service) Context(ctx context.Context, args ContextArgs) (*Envelope, err
 		} else {
 			notFound(env, args.QName)
 		}
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	full, total, err := s.contextParts(ctx, snap, t)
 	if err != nil {
@@ -457,169 +455,6 @@ func (g *rankGraph) globalRank() []float64 {
 	return g.global
 }
 
-// reachResult is what a set of changed definitions reaches backwards, each
-// list ordered by depth and place.
-type reachResult struct {
-	hard, soft   []reached // definitions
-	hardT, softT []reached // tables
-	hardE, softE []reached // entry points
-	places       map[string]graph.Place
-}
-
-// reach walks impact's edges back from start up to depth, then attaches the
-// tables the code touches (unless tables is false: a change to a table does
-// not reach the other tables its users touch) and the entry points that
-// handle any of it, as the impact operation does.
-func (s *Service) reach(ctx context.Context, snap *snapshot, start []string, depth int, tables bool) (*reachResult, error) {
-	r := &reachResult{}
-	if len(start) == 0 {
-		r.places = map[string]graph.Place{}
-		return r, nil
-	}
-	var err error
-	if r.hard, r.soft, err = s.hardSoft(ctx, snap, start, impactKinds, depth, true); err != nil {
-		return nil, err
-	}
-	skip := map[string]bool{}
-	for _, id := range start {
-		skip[id] = true
-	}
-	from := origins(start, r.hard, r.soft)
-	if tables {
-		if r.hardT, r.softT, err = s.attach(ctx, snap, from, tableKinds, true, false, skip); err != nil {
-			return nil, err
-		}
-	}
-	if r.hardE, r.softE, err = s.attach(ctx, snap, from, handlesKinds, false, true, skip); err != nil {
-		return nil, err
-	}
-	all := slices.Concat(r.hard, r.soft, r.hardT, r.softT, r.hardE, r.softE)
-	if r.places, err = snap.graph.Places(ctx, reachedIDs(all)); err != nil {
-		return nil, storeError(err)
-	}
-	r.hard, r.soft = byPlace(r.hard, r.places), byPlace(r.soft, r.places)
-	r.hardT, r.softT = byPlace(r.hardT, r.places), byPlace(r.softT, r.places)
-	r.hardE, r.softE = byPlace(r.hardE, r.places), byPlace(r.softE, r.places)
-	return r, nil
-}
-
-// hardFirst is the hard list then the soft one, each reached item marked.
-func hardFirst(hard, soft []reached) []reachedAs {
-	out := make([]reachedAs, 0, len(hard)+len(soft))
-	for _, r := range hard {
-		out = append(out, reachedAs{r, true})
-	}
-	for _, r := range soft {
-		out = append(out, reachedAs{r, false})
-	}
-	return out
-}
-
-type reachedAs struct {
-	reached
-	hard bool
-}
-
-func (r *reachResult) entryPoints() []reachedAs { return hardFirst(r.hardE, r.softE) }
-func (r *reachResult) tables() []reachedAs      { return hardFirst(r.hardT, r.softT) }
-
-// files counts the files of the definitions reached.
-func (r *reachResult) files() int {
-	seen := map[string]bool{}
-	for _, x := range slices.Concat(r.hard, r.soft) {
-		seen[r.places[x.id].Path] = true
-	}
-	return len(seen)
-}
-
-// tests groups the reached definitions that live in test files by file:
-// files reached over stated chains first, then by path.
-func (r *reachResult) tests() []ReachFile {
-	by := map[string]*ReachFile{}
-	for _, x := range hardFirst(r.hard, r.soft) {
-		p := r.places[x.id]
-		if !isTestPath(p.Path) {
-			continue
-		}
-		f := by[p.Path]
-		if f == nil {
-			f = &ReachFile{Path: p.Path, Line: p.Line, Provenance: string(fact.Derived)}
-			by[p.Path] = f
-		}
-		f.Symbols++
-		f.Line = min(f.Line, p.Line)
-		if x.hard {
-			f.Provenance = string(fact.Stated)
-		}
-	}
-	out := make([]ReachFile, 0, len(by))
-	for _, p := range slices.Sorted(maps.Keys(by)) {
-		out = append(out, *by[p])
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].Provenance == string(fact.Stated) && out[j].Provenance != string(fact.Stated)
-	})
-	return out
-}
-
-// isTestPath reports whether a file holds tests by the usual conventions of
-// the indexed languages: a tests directory; a name ending in Test or Tests
-// (PHPUnit, JUnit, NUnit), _test (Go, Python), _spec (RSpec), .test or
-// .spec (Jest, Vitest, Jasmine); test_*.py (pytest).
-func isTestPath(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		switch strings.ToLower(seg) {
-		case "test", "tests", "spec", "specs", "__tests__":
-			return true
-		}
-	}
-	base := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	for _, suf := range []string{"Test", "Tests", "_test", ".test", "_spec", ".spec"} {
-		if strings.HasSuffix(base, suf) {
-			return true
-		}
-	}
-	return strings.HasPrefix(base, "test_") && path.Ext(p) == ".py"
-}
-
-// reachItems loads the items of rs; hier marks implementations (their
-// provenance is that of the chain, and the relation its first edge).
-func (s *Service) reachItems(ctx context.Context, snap *snapshot, list []reachedAs, hier bool) ([]ReachItem, error) {
-	ids := make([]string, len(list))
-	for i, r := range list {
-		ids[i] = r.id
-	}
-	syms, err := s.symbolsOf(ctx, snap, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ReachItem, 0, len(list))
-	for _, r := range list {
-		sym := syms[r.id]
-		if sym == nil {
-			continue
-		}
-		ch := steps(r.chain)
-		it := ReachItem{ID: sym.ID, Kind: sym.Kind, QName: sym.QName, Path: sym.Path, Line: sym.Line, Depth: r.depth, chain: ch}
-		if it.QName == "" {
-			it.QName = sym.Name
-		}
-		if len(ch) > 0 {
-			it.Relation = ch[0].Kind
-		}
-		switch {
-		case hier:
-			it.Provenance = chainProvenance(ch)
-		case r.hard:
-			it.Provenance = string(fact.Stated)
-		default:
-			it.Provenance = string(fact.Derived)
-		}
-		out = append(out, it)
-	}
-	return out, nil
-}
-
 // paths are the files the answer cites.
 func (r ContextResult) paths() []string {
 	ps := []string{r.Target.Path}
@@ -781,204 +616,4 @@ func nilIfEmpty[T any](s []T) []T {
 		return nil
 	}
 	return s
-}
-
-// countAnswer counts the envelope in cl100k_base tokens as the CLI prints it
-// (indented) and as MCP sends it (compact), and returns the larger.
-func countAnswer(env *Envelope) (int, error) {
-	n := 0
-	for _, enc := range []func(any) ([]byte, error){EncodeJSON, EncodeCompactJSON} {
-		b, err := enc(env)
-		if err != nil {
-			return 0, err
-		}
-		c, err := CountTokens(string(b))
-		if err != nil {
-			return 0, err
-		}
-		n = max(n, c)
-	}
-	return n, nil
-}
-
-// fitContext keeps the longest prefix of the parts, in contextOrder, whose
-// whole answer fits the budget. Stale warnings are kept for the paths the
-// kept parts cite.
-//
-// Counting is the cost (a count of a 2,000-token answer takes about 2 ms):
-// the search narrows the prefix by the answer's bytes, at the tokens per
-// byte of a first probe, and counts exactly only within 5 % of the budget. It
-// counts the indented rendering, which has the more tokens, and checks the
-// compact one on the answer it keeps.
-func (s *Service) fitContext(env *Envelope, full ContextResult, total [numSections]int, budget int) (*Envelope, error) {
-	seq := contextOrder(full, total)
-	warnings := env.StaleWarnings
-	var limitTotal int
-	for _, n := range total {
-		limitTotal += n
-	}
-	set := func(k, tokens int) {
-		r := full.cut(seq[:k], total)
-		r.Tokens = tokens
-		env.Result = r
-		cited := map[string]bool{}
-		for _, p := range r.paths() {
-			cited[p] = true
-		}
-		env.StaleWarnings = []StaleWarning{}
-		for _, w := range warnings {
-			if cited[w.Path] {
-				env.StaleWarnings = append(env.StaleWarnings, w)
-			}
-		}
-		env.Limits = Limits{Limit: budget, Returned: k + 1, Total: limitTotal + 1, Truncated: k < len(seq)}
-	}
-	size := func(k int) (int, error) { // bytes of the indented answer
-		set(k, budget)
-		b, err := EncodeJSON(env)
-		return len(b), err
-	}
-	exactAt := func(k, tokens int) (int, error) { // tokens of the indented answer
-		set(k, tokens)
-		b, err := EncodeJSON(env)
-		if err != nil {
-			return 0, err
-		}
-		return CountTokens(string(b))
-	}
-	exact := func(k int) (int, error) { return exactAt(k, budget) }
-	internal := func(err error) error { return &Error{Code: ErrInternal, Message: "counting tokens: " + err.Error()} }
-	n := len(seq)
-	// the last k whose estimate at perByte is at most bound (0 if none)
-	lastUnder := func(perByte, bound float64) (int, error) {
-		if b, err := size(n); err != nil || float64(b)*perByte <= bound {
-			return n, err
-		}
-		lo, hi := 0, n
-		for hi-lo > 1 {
-			mid := (lo + hi) / 2
-			b, err := size(mid)
-			if err != nil {
-				return 0, err
-			}
-			if float64(b)*perByte <= bound {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		return lo, nil
-	}
-	counted := map[int]int{}
-	count := func(k int) (int, error) {
-		if t, ok := counted[k]; ok {
-			return t, nil
-		}
-		t, err := exact(k)
-		counted[k] = t
-		return t, err
-	}
-	tooSmall := func(t int) error {
-		return badInput("budget_tokens %d is below the %d tokens the smallest answer about %s takes; pass at least %d", budget, t, full.Target.QName, t)
-	}
-	// a first guess of cl100k tokens per byte of indented JSON, then the
-	// ratio measured on the answer it picks
-	k1, err := lastUnder(0.3, float64(budget))
-	if err != nil {
-		return nil, internal(err)
-	}
-	t1, err := count(k1)
-	if err != nil {
-		return nil, internal(err)
-	}
-	k := k1
-	if k1 < n || t1 > budget {
-		b1, err := size(k1)
-		if err != nil {
-			return nil, internal(err)
-		}
-		perByte := float64(t1) / float64(max(b1, 1))
-		lo, err := lastUnder(perByte, float64(budget)*0.95)
-		if err != nil {
-			return nil, internal(err)
-		}
-		hi, err := lastUnder(perByte, float64(budget)*1.05)
-		if err != nil {
-			return nil, internal(err)
-		}
-		hi = min(hi+1, n)
-		// widen the window where the estimate was wrong, until lo fits
-		// and hi does not (or hi = n fits: the whole answer)
-		for {
-			t, err := count(lo)
-			if err != nil {
-				return nil, internal(err)
-			}
-			if t <= budget {
-				break
-			}
-			if lo == 0 {
-				return nil, tooSmall(t)
-			}
-			hi, lo = lo, lo/2
-		}
-		whole := false
-		for {
-			t, err := count(hi)
-			if err != nil {
-				return nil, internal(err)
-			}
-			if t > budget {
-				break
-			}
-			if lo = hi; hi == n {
-				whole = true
-				break
-			}
-			hi = min(n, hi+(n-hi+1)/2)
-		}
-		for !whole && hi-lo > 1 {
-			mid := (lo + hi) / 2
-			t, err := count(mid)
-			if err != nil {
-				return nil, internal(err)
-			}
-			if t <= budget {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		k = lo
-	}
-	// the exact count, stated in the answer it counts, of both renderings;
-	// should the compact one ever have more tokens and not fit, a part less
-	for ; ; k-- {
-		tokens, t := budget, 0
-		for range 4 {
-			if t, err = exactAt(k, tokens); err != nil {
-				return nil, internal(err)
-			}
-			if t == tokens {
-				break
-			}
-			tokens = t
-		}
-		if t <= budget {
-			b, err := EncodeCompactJSON(env)
-			if err != nil {
-				return nil, internal(err)
-			}
-			c, err := CountTokens(string(b))
-			if err != nil {
-				return nil, internal(err)
-			}
-			if c <= budget {
-				return env, nil
-			}
-		}
-		if k == 0 {
-			return nil, tooSmall(t)
-		}
-	}
 }

@@ -57,15 +57,13 @@ func (s *Service) Docs(ctx context.Context, args DocsArgs) (*Envelope, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	res := DocsResult{Sections: []DocSection{}}
 	var about []string
 	if args.ID != "" {
@@ -144,5 +142,6 @@ func (s *Service) Docs(ctx context.Context, args DocsArgs) (*Envelope, error) {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(args.ID + path), "kind": "doc_section"}, Why: "lexical search over documentation text"})
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }

@@ -143,14 +143,12 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 		}
 		args.Path = p
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "drift", pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
+	defer c.release()
+	snap := c.snap
 	ctl, err := s.control(ctx)
 	if err != nil {
 		return nil, err
@@ -162,12 +160,13 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 	if err != nil {
 		return nil, storeError(err)
 	}
-	env := s.envelope("drift", snap)
+	env := c.env
 	shown := latestAcks(pageOf(pg, all))
 	env.Result = DriftResult{Rev: snap.name, Entries: nz(shown)}
 	env.Limits = pg.limits(snap, len(shown), len(all))
 	env.NotFound = len(all) == 0
-	return env, s.finish(ctx, env, snap, entryPaths(shown))
+	c.cite(entryPaths(shown)...)
+	return c.done(env.Result)
 }
 
 // shownAcks is how many acknowledgements an entry carries in a list: the
@@ -243,11 +242,12 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 		}
 		paths = append(paths, c)
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "drift_detect", pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer c.release()
+	snap := c.snap
 	src, cfg := driftSource(snap), s.configOrDefault()
 	var ds []drift.Delta
 	switch {
@@ -292,10 +292,11 @@ func (s *Service) DriftDetect(ctx context.Context, args DriftDetectArgs) (*Envel
 			res.Changed = append(res.Changed, d.Path)
 		}
 	}
-	env := s.envelope("drift_detect", snap)
+	env := c.env
 	env.Result = res
 	env.Limits = Limits{Limit: len(added), Returned: len(added), Total: len(added)}
-	return env, s.finish(ctx, env, snap, filePaths(res.Changed))
+	c.cite(filePaths(res.Changed)...)
+	return c.done(env.Result)
 }
 
 // Applies reports whether entry e still describes the working tree, given
@@ -338,11 +339,12 @@ func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envel
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "drift_record", pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer c.release()
+	snap := c.snap
 	ctl, err := s.control(ctx)
 	if err != nil {
 		return nil, err
@@ -357,10 +359,11 @@ func (s *Service) DriftRecord(ctx context.Context, args DriftRecordArgs) (*Envel
 	if err != nil || len(got) != 1 {
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading back the recorded entry: %v", err)}
 	}
-	env := s.envelope("drift_record", snap)
+	env := c.env
 	env.Result = DriftEntryResult{Entry: latestAcks(got)[0], Added: len(added) == 1}
 	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
-	return env, s.finish(ctx, env, snap, []string{p})
+	c.cite([]string{p}...)
+	return c.done(env.Result)
 }
 
 // DriftAck acknowledges an entry; the entry stays unchanged (FT-36).
@@ -371,11 +374,11 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	if err := checkNote(args.Note); err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "drift_ack", pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer c.release()
 	ctl, err := s.control(ctx)
 	if err != nil {
 		return nil, err
@@ -395,10 +398,10 @@ func (s *Service) DriftAck(ctx context.Context, args DriftAckArgs) (*Envelope, e
 	if err != nil || len(got) != 1 {
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading back entry %s: %v", args.EntryID, err)}
 	}
-	env := s.envelope("drift_ack", snap)
+	env := c.env
 	env.Result = DriftEntryResult{Entry: latestAcks(got)[0], Added: false}
 	env.Limits = Limits{Limit: 1, Returned: 1, Total: 1}
-	return env, s.finish(ctx, env, snap, nil)
+	return c.done(env.Result)
 }
 
 // maxNoteBytes bounds a ledger note: every drift answer carries its notes.

@@ -84,15 +84,13 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	nodes, err := snap.graph.AllNodes(ctx, kinds...)
 	if err != nil {
 		return nil, storeError(err)
@@ -139,7 +137,8 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": "route"}, Why: "lexical search for routing code"})
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 // handlers loads the handles edges of an entry point and their targets.

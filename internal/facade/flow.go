@@ -641,18 +641,19 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 			return nil, err
 		}
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer c.release()
+	snap := c.snap
 	if err := checkLowering(ctx, snap, from, to); err != nil {
 		return nil, err
 	}
 	if err := checkDataflow(snap); err != nil {
 		return nil, err
 	}
-	env := s.envelope(op, snap)
+	env := c.env
 	res := FlowResult{From: args.From, To: args.To, Path: []DataStep{}, Sanitizers: []string{}, CutPoints: []DataCut{}}
 	d, err := s.newDFEnv(snap)
 	if err != nil {
@@ -692,7 +693,7 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 			if len(ends) == 0 {
 				env.Result = res
 				notFoundPlace(env, to)
-				return s.done(ctx, env, snap, nil)
+				return c.done(env.Result)
 			}
 			goal = dataflow.PointGoal(ends)
 		}
@@ -704,7 +705,7 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 		} else {
 			notFoundPlace(env, from)
 		}
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	fr, err := dataflow.Flow(ctx, d.env(), start, goal, forward, d.withDefaults(budget))
 	if err != nil {
@@ -723,7 +724,8 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 	res.CutPoints = cutsOf(fr.Cuts)
 	env.Result = res
 	env.Limits = Limits{Limit: len(res.Path), Returned: len(res.Path), Total: len(res.Path), Truncated: res.Truncated}
-	return s.done(ctx, env, snap, stepPaths(res.Path))
+	c.cite(stepPaths(res.Path)...)
+	return c.done(env.Result)
 }
 
 // notFoundPlace answers a criterion with no data-flow node: the line holds

@@ -18,118 +18,6 @@ import (
 )
 
 // Step is one edge of an evidence chain: From uses To at Path:Line.
-type Step struct {
-	Kind       string  `json:"kind"`
-	Provenance string  `json:"provenance"`
-	Confidence float64 `json:"confidence"`
-	From       string  `json:"from"` // node id
-	To         string  `json:"to"`   // node id
-	Path       string  `json:"path"`
-	Line       int     `json:"line"`
-}
-
-// reached is one node found by a closure, with the chain that reached it,
-// ordered from the node towards the start.
-type reached struct {
-	id    string
-	depth int
-	chain []fact.Edge
-}
-
-// closure walks edges of kinds backwards (from dst to src) from start, up to
-// depth levels, and returns each node reached once, at its shallowest depth,
-// with the first chain found in edge order. stated limits the walk to stated
-// edges. Start nodes are never returned. cache holds the incoming edges of
-// nodes already fetched, in the store's order, and is filled as the walk goes,
-// so a second walk over the same region reads nothing.
-func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, stated bool, cache map[string][]fact.Edge) ([]reached, error) {
-	seen := map[string]bool{}
-	for _, id := range start {
-		seen[id] = true
-	}
-	chains := map[string][]fact.Edge{}
-	frontier := append([]string(nil), start...)
-	sort.Strings(frontier)
-	var out []reached
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var missing []string
-		for _, id := range frontier {
-			if _, ok := cache[id]; !ok {
-				missing = append(missing, id)
-			}
-		}
-		if len(missing) > 0 {
-			edges, err := snap.graph.EdgeLinksToAny(ctx, missing, kinds)
-			if err != nil {
-				return nil, storeError(err)
-			}
-			for _, id := range missing {
-				cache[id] = nil // fetched, maybe with no edge
-			}
-			for _, e := range edges {
-				cache[e.To] = append(cache[e.To], e)
-			}
-		}
-		var next []string
-		for _, to := range frontier {
-			for _, e := range cache[to] {
-				if stated && e.Provenance != fact.Stated {
-					continue
-				}
-				if seen[e.From] {
-					continue
-				}
-				seen[e.From] = true
-				chain := append([]fact.Edge{e}, chains[e.To]...)
-				chains[e.From] = chain
-				out = append(out, reached{id: e.From, depth: d, chain: chain})
-				next = append(next, e.From)
-			}
-		}
-		sort.Strings(next)
-		frontier = next
-	}
-	return out, nil
-}
-
-// hardSoft walks over all edges first, then over stated edges from the
-// edges that walk fetched (every node the stated walk expands was expanded by
-// the first one, at the same depth or shallower), keeping in soft only what
-// hard lacks.
-func (s *Service) hardSoft(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, wantSoft bool) (hard, soft []reached, err error) {
-	cache := map[string][]fact.Edge{}
-	var all []reached
-	if wantSoft {
-		if all, err = s.closure(ctx, snap, start, kinds, depth, false, cache); err != nil {
-			return nil, nil, err
-		}
-	}
-	if hard, err = s.closure(ctx, snap, start, kinds, depth, true, cache); err != nil {
-		return nil, nil, err
-	}
-	if !wantSoft {
-		return hard, nil, nil
-	}
-	inHard := map[string]bool{}
-	for _, r := range hard {
-		inHard[r.id] = true
-	}
-	for _, r := range all {
-		if !inHard[r.id] {
-			soft = append(soft, r)
-		}
-	}
-	return hard, soft, nil
-}
-
-func steps(chain []fact.Edge) []Step {
-	out := make([]Step, 0, len(chain))
-	for _, e := range chain {
-		out = append(out, Step{Kind: string(e.Kind), Provenance: string(e.Provenance), Confidence: e.Confidence,
-			From: e.From, To: e.To, Path: e.EvidencePath, Line: e.EvidenceLine})
-	}
-	return out
-}
 
 // ImpactArgs names what changes.
 type ImpactArgs struct {
@@ -235,128 +123,6 @@ func split[T any](a, b []T, limit, offset int) ([]T, []T) {
 	return pa, pb
 }
 
-// impactKinds are the edges along which a change propagates to the user:
-// code use, and the queries and references_table edges from code to a table
-// that changes.
-var impactKinds = []fact.EdgeKind{fact.Calls, fact.CallsHeuristic, fact.References, fact.Instantiates,
-	fact.Extends, fact.Implements, fact.UsesTrait, fact.Overrides, fact.Includes,
-	fact.Queries, fact.ReferencesTable}
-
-// tableKinds are the edges from code to the tables it touches.
-var tableKinds = []fact.EdgeKind{fact.Queries, fact.ReferencesTable}
-
-// handlesKinds are the edges from an entry point to its handler (or from a
-// job to the command it runs).
-var handlesKinds = []fact.EdgeKind{fact.Handles}
-
-// origin is a node impact starts from or reached, for attach.
-type origin struct {
-	id    string
-	depth int
-	chain []fact.Edge
-	hard  bool
-}
-
-func origins(start []string, hard, soft []reached) []origin {
-	var out []origin
-	for _, id := range start {
-		out = append(out, origin{id: id, hard: true})
-	}
-	for _, r := range hard {
-		out = append(out, origin{id: r.id, depth: r.depth, chain: r.chain, hard: true})
-	}
-	for _, r := range soft {
-		out = append(out, origin{id: r.id, depth: r.depth, chain: r.chain})
-	}
-	return out
-}
-
-// attach finds the nodes one edge of kinds away from the origins: forward
-// (origin -> node) for tables, backward (node -> origin) for entry points.
-// It follows found nodes again when again is set (a cron job runs a command
-// that handles the change), so entry points are reported whatever the depth
-// of the closure. A node reached from a hard origin by a stated edge is hard;
-// any other is soft unless hard has it. Nodes in skip are never returned.
-func (s *Service) attach(ctx context.Context, snap *snapshot, from []origin, kinds []fact.EdgeKind, forward, again bool, skip map[string]bool) (hard, soft []reached, err error) {
-	seenHard, seenSoft := map[string]bool{}, map[string]bool{}
-	asked := map[string]bool{}
-	// only nodes at an end of such an edge can have one: ask only those
-	ends, err := snap.graph.EdgeEnds(ctx, kinds, forward)
-	if err != nil {
-		return nil, nil, storeError(err)
-	}
-	for len(from) > 0 {
-		// one query for the whole level; each origin's edges keep the order
-		// a query for it alone would give
-		var ids []string
-		for _, o := range from {
-			if !asked[o.id] && ends[o.id] {
-				ids = append(ids, o.id)
-			}
-		}
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		var fetched []fact.Edge
-		switch {
-		case len(ids) == 0:
-		case forward:
-			fetched, err = snap.graph.EdgesFromAny(ctx, ids, kinds)
-		default:
-			fetched, err = snap.graph.EdgeLinksToAny(ctx, ids, kinds)
-		}
-		if err != nil {
-			return nil, nil, storeError(err)
-		}
-		byEnd := map[string][]fact.Edge{}
-		for _, e := range fetched {
-			end := e.To
-			if forward {
-				end = e.From
-			}
-			byEnd[end] = append(byEnd[end], e)
-		}
-		var next []origin
-		for _, o := range from { // shallowest first
-			if asked[o.id] {
-				continue
-			}
-			asked[o.id] = true
-			for _, e := range byEnd[o.id] {
-				to := e.To
-				if !forward {
-					to = e.From
-				}
-				if skip[to] {
-					continue
-				}
-				r := reached{id: to, depth: o.depth + 1, chain: append([]fact.Edge{e}, o.chain...)}
-				isHard := o.hard && e.Provenance == fact.Stated
-				switch {
-				case isHard && !seenHard[to]:
-					seenHard[to] = true
-					hard = append(hard, r)
-				case !isHard && !seenSoft[to]:
-					seenSoft[to] = true
-					soft = append(soft, r)
-				default:
-					continue
-				}
-				if again {
-					next = append(next, origin{id: to, depth: r.depth, chain: r.chain, hard: isHard})
-				}
-			}
-		}
-		from = next
-	}
-	kept := soft[:0]
-	for _, r := range soft {
-		if !seenHard[r.id] {
-			kept = append(kept, r)
-		}
-	}
-	return hard, kept, nil
-}
-
 // Impact lists what may break when a definition or file changes.
 func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error) {
 	const op = "impact"
@@ -403,15 +169,13 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		return nil, err
 	}
 	limit, offset := pg.limit, pg.offset
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	res := ImpactResult{Targets: []Symbol{}, Depth: depth, Mode: mode, List: list, Hard: emptyBlock(), Soft: emptyBlock()}
 	var start []string
 	var lineDef *Symbol // path with line: the innermost definition around it
@@ -461,7 +225,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		} else {
 			notFound(env, args.QName)
 		}
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	hard, soft, err := s.hardSoft(ctx, snap, start, impactKinds, depth, mode == "all")
 	if err != nil {
@@ -479,11 +243,11 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	// not impact the other tables its users touch
 	var hardT, softT []reached
 	if !startsAtTable(res.Targets) {
-		if hardT, softT, err = s.attach(ctx, snap, from, tableKinds, true, false, skip); err != nil {
+		if hardT, softT, err = s.attach(ctx, snap, from, attachOpts{kinds: tableKinds, forward: true, skip: skip}); err != nil {
 			return nil, err
 		}
 	}
-	hardE, softE, err := s.attach(ctx, snap, from, handlesKinds, false, true, skip)
+	hardE, softE, err := s.attach(ctx, snap, from, attachOpts{kinds: handlesKinds, again: true, skip: skip})
 	if err != nil {
 		return nil, err
 	}
@@ -604,7 +368,8 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 			}
 		}
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 // startsAtTable reports whether impact starts from a table (or a column).

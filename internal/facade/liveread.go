@@ -70,12 +70,13 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 	if err := s.checkExcluded(path); err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	env.Provenance = "mixed"
 	res := LiveReadResult{Path: path, Hunks: []Hunk{}}
 	old, indexed, err := snap.graph.Snapshot(ctx, path)
@@ -94,7 +95,8 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 		} else {
 			env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(path)}, Why: "lexical search over names, signatures and comments"})
 		}
-		return s.done(ctx, env, snap, []string{path})
+		c.cite([]string{path}...)
+		return c.done(env.Result)
 	}
 	if err != nil {
 		return nil, err
@@ -122,7 +124,8 @@ func (s *Service) LiveRead(ctx context.Context, args LiveReadArgs) (*Envelope, e
 	env.Result = res
 	env.Limits = Limits{Limit: maxCodeLines, Returned: max(res.EndLine-res.Line+1, 0), Total: max(len(lines)-start+1, 0)}
 	env.Limits.Truncated = env.Limits.Returned < env.Limits.Total
-	return s.done(ctx, env, snap, []string{path})
+	c.cite([]string{path}...)
+	return c.done(env.Result)
 }
 
 // fileState says how the working-tree file stands against the revision

@@ -45,12 +45,13 @@ func (s *Service) Outline(ctx context.Context, args OutlineArgs) (*Envelope, err
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	f, ok, err := snap.graph.File(ctx, path)
 	if err != nil {
 		return nil, storeError(err)
@@ -59,7 +60,7 @@ func (s *Service) Outline(ctx context.Context, args OutlineArgs) (*Envelope, err
 	if !ok {
 		env.Result = res
 		notFoundPath(env, path)
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	res.Lang, res.Status, res.Lines = f.Lang, f.Status, f.Lines
 	nodes, err := snap.graph.NodesInFile(ctx, path)
@@ -74,7 +75,8 @@ func (s *Service) Outline(ctx context.Context, args OutlineArgs) (*Envelope, err
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "code", Args: map[string]any{"path": path}, Why: "the file defines nothing; its indexed source"})
 	}
-	return s.done(ctx, env, snap, []string{path})
+	c.cite([]string{path}...)
+	return c.done(env.Result)
 }
 
 // outlineTree nests nodes under their parents; nodes whose parent is the

@@ -245,16 +245,17 @@ func (s *Service) RepoMap(ctx context.Context, args RepoMapArgs) (*Envelope, err
 	if err != nil {
 		return nil, &Error{Code: ErrInternal, Message: "loading the cl100k_base tokenizer: " + err.Error()}
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer c.release()
+	snap := c.snap
 	g, err := s.rankGraph(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
-	env := s.envelope(op, snap)
+	env := c.env
 	res := RepoMapResult{BudgetTokens: budget, Tokenizer: "cl100k_base", Files: []MapFile{}}
 	n := len(g.nodes)
 	personal := make([]float64, n)
@@ -289,7 +290,7 @@ func (s *Service) RepoMap(ctx context.Context, args RepoMapArgs) (*Envelope, err
 		} else {
 			env.NotFound = true
 		}
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	ro := rankOrder{}
 	if len(focus) == 0 { // the same ranks for every unfocused map of the revision
@@ -322,7 +323,8 @@ func (s *Service) RepoMap(ctx context.Context, args RepoMapArgs) (*Envelope, err
 	for _, f := range res.Files {
 		paths = append(paths, f.Path)
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 // maxCachedMaps bounds the unfocused maps kept per revision (one per budget).

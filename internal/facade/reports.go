@@ -26,12 +26,12 @@ func (s *Service) ArchiveReport(ctx context.Context, args ArchiveReportArgs) (*E
 	if args.Name == "" {
 		return nil, badInput("name is required, e.g. rev-0001..rev-0002")
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	env := s.envelope(op, snap)
+	defer c.release()
+	env := c.env
 	ents, err := os.ReadDir(s.layout.Archive())
 	if err != nil && !os.IsNotExist(err) {
 		return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("reading the archive: %v", err)}
@@ -49,9 +49,9 @@ func (s *Service) ArchiveReport(ctx context.Context, args ArchiveReportArgs) (*E
 			return nil, &Error{Code: ErrInternal, Message: fmt.Sprintf("decoding report %s: %v", args.Name, err)}
 		}
 		env.Result = rep
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	env.Result = rev.Report{}
 	env.NotFound = true
-	return s.done(ctx, env, snap, nil)
+	return c.done(env.Result)
 }

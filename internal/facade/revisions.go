@@ -42,14 +42,12 @@ func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope,
 		return nil, err
 	}
 	limit, offset := pg.limit, pg.offset
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
+	defer c.release()
+	snap := c.snap
 	ctl, err := s.control(ctx)
 	if err != nil {
 		return nil, err
@@ -79,8 +77,8 @@ func (s *Service) Revisions(ctx context.Context, args RevisionsArgs) (*Envelope,
 		}
 		sort.Strings(res.Reports)
 	}
-	env := s.envelope(op, snap)
+	env := c.env
 	env.Result = res
 	env.Limits = pg.limits(snap, len(res.Revisions), len(all))
-	return s.done(ctx, env, snap, nil)
+	return c.done(env.Result)
 }

@@ -105,15 +105,13 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	tables, err := snap.graph.AllNodes(ctx, fact.Table)
 	if err != nil {
 		return nil, storeError(err)
@@ -218,7 +216,8 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	if len(matched) == 0 {
 		notFound(env, args.Table)
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 // keepRenamedDefinitions gives a column renamed without a definition (RENAME

@@ -119,14 +119,12 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	if match == "" {
 		return nil, badInput("query %q holds no word to search for", args.Query)
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
+	defer c.release()
+	snap := c.snap
 	if mode == "" {
 		// hybrid when the revision has vectors (ARCHITECTURE.md §12), else lexical
 		mode = "lexical"
@@ -134,7 +132,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 			mode = "hybrid"
 		}
 	}
-	env := s.envelope(op, snap)
+	env := c.env
 	res := SearchResult{Query: args.Query, Mode: mode, Translation: tr, Hits: []Hit{}}
 	hits, err := s.searchMode(ctx, snap, args, match, &res)
 	if err != nil {
@@ -154,7 +152,8 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 	for _, h := range res.Hits {
 		paths = append(paths, h.Path)
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 // excerpts fills the text of the page's text hits: ranking needs no text, so

@@ -116,21 +116,19 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
+	defer c.release()
+	snap := c.snap
 	if err := checkLowering(ctx, snap, p); err != nil {
 		return nil, err
 	}
 	if err := checkDataflow(snap); err != nil {
 		return nil, err
 	}
-	env := s.envelope(op, snap)
+	env := c.env
 	res := SliceResult{Direction: dir, Nodes: []SliceNode{}, Edges: []SliceEdge{}, Functions: []SliceFunction{}, CutPoints: []DataCut{}}
 	d, err := s.newDFEnv(snap)
 	if err != nil {
@@ -145,7 +143,7 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 		env.Result = res
 		env.Limits = pg.limits(snap, 0, 0)
 		notFoundPlace(env, p)
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	walk := dataflow.Slice
 	if args.Control {
@@ -194,7 +192,8 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 	for _, n := range res.Nodes {
 		paths = append(paths, n.Path)
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 func trimDollar(v string) string {

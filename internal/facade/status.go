@@ -82,11 +82,12 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	if args.Examples < 0 || args.Examples > 500 {
 		return nil, badInput("examples must be between 1 and 500, got %d", args.Examples)
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, "status", pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
+	defer c.release()
+	snap := c.snap
 	// the counts are the revision's, computed once (revcache.go); the
 	// history is read each time
 	res, err := cached(ctx, snap, "status/"+strconv.Itoa(args.Examples), func(ctx context.Context) (StatusResult, error) {
@@ -102,7 +103,7 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	if res.History, err = ctl.Revs(ctx); err != nil {
 		return nil, storeError(err)
 	}
-	env := s.envelope("status", snap)
+	env := c.env
 	env.Result = res
 	env.Limits = Limits{Limit: args.Examples, Returned: 1, Total: 1}
 	if err := s.finish(ctx, env, snap, nil); err != nil {

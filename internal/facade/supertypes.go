@@ -33,12 +33,13 @@ func (s *Service) Supertypes(ctx context.Context, args SupertypesArgs) (*Envelop
 	if err := checkTarget(args.ID, args.QName); err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pager{})
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	res := SupertypesResult{Supertypes: []Implementation{}}
 	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
 	if err != nil {
@@ -47,7 +48,7 @@ func (s *Service) Supertypes(ctx context.Context, args SupertypesArgs) (*Envelop
 	if !ok {
 		env.Result = res
 		notFound(env, args.QName)
-		return s.done(ctx, env, snap, nil)
+		return c.done(env.Result)
 	}
 	res.Target = t
 	type up struct {
@@ -98,7 +99,8 @@ func (s *Service) Supertypes(ctx context.Context, args SupertypesArgs) (*Envelop
 	env.Result = res
 	env.Limits = Limits{Limit: supertypesCap, Returned: len(res.Supertypes), Total: len(found), Truncated: len(found) > len(res.Supertypes)}
 	env.NotFound = len(res.Supertypes) == 0
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
 
 // markStale marks the target and each supertype by its chain, as

@@ -76,14 +76,12 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 		return nil, err
 	}
 	limit, offset := pg.limit, pg.offset
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
+	defer c.release()
+	snap := c.snap
 	g := snap.graph
 	var nodes, pageNodes []fact.Node
 	var total int
@@ -114,13 +112,14 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
-	env := s.envelope(op, snap)
+	env := c.env
 	env.Result = SymbolResult{Symbols: syms}
 	env.Limits = pg.limits(snap, len(syms), total)
 	if total == 0 {
 		notFound(env, text)
 	}
-	return s.done(ctx, env, snap, symbolPaths(syms))
+	c.cite(symbolPaths(syms)...)
+	return c.done(env.Result)
 }
 
 // symbolLess orders definitions: types and functions before members, then by place.

@@ -61,15 +61,13 @@ func (s *Service) TableUsage(ctx context.Context, args TableUsageArgs) (*Envelop
 	if err != nil {
 		return nil, err
 	}
-	snap, release, err := s.acquire(ctx)
+	c, err := s.begin(ctx, op, pg)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	if err := pg.check(snap); err != nil {
-		return nil, err
-	}
-	env := s.envelope(op, snap)
+	defer c.release()
+	snap := c.snap
+	env := c.env
 	tables, err := snap.graph.AllNodes(ctx, fact.Table)
 	if err != nil {
 		return nil, storeError(err)
@@ -151,5 +149,6 @@ func (s *Service) TableUsage(ctx context.Context, args TableUsageArgs) (*Envelop
 	if total == 0 {
 		notFound(env, args.Table)
 	}
-	return s.done(ctx, env, snap, paths)
+	c.cite(paths...)
+	return c.done(env.Result)
 }
