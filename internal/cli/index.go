@@ -69,7 +69,8 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	// the previous revision's ledger is archived with a report, as
 	// `reindex --commit` does: a note recorded before this build would
 	// otherwise be hidden behind the new revision and never archived
-	bo := rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log, NoEmbed: opts.NoEmbed, Archive: true, ORTLib: opts.Global.ORTLib}
+	bo := rev.Options{Root: root, Config: cfg, Parallelism: opts.Parallelism, Logger: log, NoEmbed: opts.NoEmbed, Archive: true, ORTLib: opts.Global.ORTLib,
+		Hook: testStage(cmd.Context(), opts.IO.Err)}
 	var bar, ebar *progressbar.ProgressBar
 	var once, eonce sync.Once
 	if opts.IO.IsTerm && !opts.JSON {

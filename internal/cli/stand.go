@@ -60,6 +60,7 @@ func standRun(cmd *cobra.Command, opts *standOptions) error {
 	rep, err := stand.Run(cmd.Context(), stand.Options{
 		Project: root, Out: opts.Out, Config: cfg, Tasks: opts.Tasks, History: opts.History,
 		Seed: opts.Seed, PerKind: opts.PerKind, Facts: opts.Facts, Progress: opts.IO.Err,
+		Hook: testStage(cmd.Context(), opts.IO.Err),
 	})
 	if err != nil {
 		return err

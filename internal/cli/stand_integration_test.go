@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
@@ -57,29 +56,17 @@ func TestStandRunsAndStopsOnInterrupt(t *testing.T) {
 	}
 
 	out2 := filepath.Join(t.TempDir(), "out")
+	// the stand waits as its third step starts until it is interrupted
 	cmd := exec.Command(ragrafBin, "stand", "--project", root, "--out", out2, "--per-kind", "50")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
+	cmd.Env = append(os.Environ(), "RAGRAF_TEST_PAUSE_AT=stand 3")
+	seen := startAt(t, cmd, "ragraf test: paused at stand 3")
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	var seen strings.Builder
-	for sc.Scan() {
-		seen.WriteString(sc.Text() + "\n")
-		if strings.Contains(sc.Text(), "[3/7]") {
-			_ = cmd.Process.Signal(syscall.SIGINT)
-		}
 	}
 	err = cmd.Wait()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
-	}
-	if code == 0 {
-		t.Skip("the stand finished before the interrupt arrived")
 	}
 	if code != 130 {
 		t.Fatalf("interrupted: exit %d, want 130:\n%s", code, seen.String())

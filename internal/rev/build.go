@@ -61,10 +61,12 @@ type Options struct {
 	// Full writes the stores from scratch even when the parent revision's
 	// could be updated (incremental.go); tests compare the two.
 	Full bool
-	// Hook, when set, is called as the build passes each stage: "extracted",
-	// "written" (store files complete in tmp), "renamed" (directory in revs/),
-	// "recorded" (rev_history row appended), "published" (CURRENT switched).
-	// Crash tests kill the process there.
+	// Hook, when set, is called as the build passes each stage: "parsing
+	// PATH" (a file's parse starts; from the extraction's workers at once),
+	// "extracted", "written" (store files complete in tmp), "renamed"
+	// (directory in revs/), "recorded" (rev_history row appended),
+	// "published" (CURRENT switched). Crash and interrupt tests stop the
+	// process there.
 	Hook func(stage string)
 	// NoEmbed skips running the sentence model (`index --no-embed`): the
 	// revision gets only the vectors the vector cache already has (none
@@ -312,6 +314,7 @@ func extractOne(ctx context.Context, opts Options, f corpus.File, p lang.Parser)
 		// a language with no front end keeps its file row and snapshot
 		return res, nil
 	}
+	opts.Hook("parsing " + f.Path)
 	r, xerr := p.File(ctx, f.Path, data)
 	if xerr != nil {
 		if ctx.Err() != nil {

@@ -39,6 +39,9 @@ type Options struct {
 	Progress io.Writer
 	// Now is the clock (tests fix it).
 	Now func() time.Time
+	// Hook, when set, is called as each step starts with "stand N" (N of
+	// 7), after its progress line; interrupt tests stop the process there.
+	Hook func(stage string)
 }
 
 // SetDefaults fills zero fields.
@@ -129,6 +132,9 @@ const steps = 7
 func (s *stand) progress(format string, args ...any) {
 	s.step++
 	fmt.Fprintf(s.opts.Progress, "stand [%d/%d] %s\n", min(s.step, steps), steps, fmt.Sprintf(format, args...))
+	if s.opts.Hook != nil {
+		s.opts.Hook(fmt.Sprintf("stand %d", s.step))
+	}
 }
 
 func (s *stand) note(format string, args ...any) {
