@@ -65,7 +65,7 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&immutable=1&_pragma=query_only(1)"
-	db, err := sql.Open("sqlite", dsn)
+	db, err := openPortable(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
 	}
@@ -105,11 +105,13 @@ func OpenBuild(path string) (*sql.DB, error) {
 // OpenBuildWith is OpenBuild with the given engine.
 func OpenBuildWith(e Engine, path string) (*sql.DB, error) {
 	file := "file:" + (&url.URL{Path: path}).EscapedPath()
-	driver, dsn := "sqlite", file+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-65536)"
+	var db *sql.DB
+	var err error
 	if e == Native {
-		driver, dsn = "sqlite3", file+"?_journal_mode=OFF&_synchronous=OFF&_cache_size=-65536"
+		db, err = sql.Open("sqlite3", file+"?_journal_mode=OFF&_synchronous=OFF&_cache_size=-65536")
+	} else {
+		db, err = openPortable(file + "?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-65536)")
 	}
-	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("creating store %q: %w", path, err)
 	}
@@ -130,7 +132,7 @@ func OpenBuildWith(e Engine, path string) (*sql.DB, error) {
 func OpenReadWrite(path string) (*sql.DB, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() +
 		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
-	db, err := sql.Open("sqlite", dsn)
+	db, err := openPortable(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
 	}
@@ -143,7 +145,7 @@ func OpenReadWrite(path string) (*sql.DB, error) {
 // committed state without waiting for the writer or for each other.
 func OpenReaders(path string, n int) (*sql.DB, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)&_pragma=query_only(1)"
-	db, err := sql.Open("sqlite", dsn)
+	db, err := openPortable(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
 	}
@@ -162,7 +164,7 @@ func OpenLiveReadOnly(path string, immutable bool) (*sql.DB, error) {
 	if immutable {
 		dsn = "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&immutable=1&_pragma=query_only(1)"
 	}
-	db, err := sql.Open("sqlite", dsn)
+	db, err := openPortable(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening store %q: %w", path, err)
 	}
