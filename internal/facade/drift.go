@@ -154,7 +154,7 @@ func (s *Service) Drift(ctx context.Context, args DriftArgs) (*Envelope, error) 
 		return nil, err
 	}
 	if args.EntryID != "" {
-		return s.driftAcks(ctx, ctl, snap, pg, args.EntryID)
+		return driftAcks(c, ctl, args.EntryID)
 	}
 	all, err := ctl.Entries(ctx, control.Filter{Revision: snap.name, Path: args.Path, Kind: args.Kind, Unacked: args.Unacked})
 	if err != nil {
@@ -190,8 +190,8 @@ func latestAcks(es []control.Entry) []control.Entry {
 }
 
 // driftAcks is drift with entry_id: the entry, its acknowledgements paged.
-func (s *Service) driftAcks(ctx context.Context, ctl *control.Store, snap *snapshot, pg pager, id string) (*Envelope, error) {
-	got, err := ctl.Entries(ctx, control.Filter{IDs: []string{id}})
+func driftAcks(c *reply, ctl *control.Store, id string) (*Envelope, error) {
+	got, err := ctl.Entries(c.ctx, control.Filter{IDs: []string{id}})
 	if err != nil {
 		return nil, storeError(err)
 	}
@@ -200,11 +200,10 @@ func (s *Service) driftAcks(ctx context.Context, ctl *control.Store, snap *snaps
 	}
 	e := got[0]
 	all := e.Acks
-	e.Acks, e.AcksTotal = nz(pageOf(pg, all)), len(all)
-	env := s.envelope("drift", snap)
-	env.Result = DriftResult{Rev: snap.name, Entries: []control.Entry{e}}
-	env.Limits = pg.limits(snap, len(e.Acks), len(all))
-	return env, s.finish(ctx, env, snap, entryPaths(got))
+	e.Acks, e.AcksTotal = nz(pageOf(c.pg, all)), len(all)
+	c.page(len(e.Acks), len(all))
+	c.cite(entryPaths(got)...)
+	return c.done(DriftResult{Rev: c.snap.name, Entries: []control.Entry{e}})
 }
 
 func entryPaths(es []control.Entry) []string {
