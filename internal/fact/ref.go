@@ -4,6 +4,8 @@
 
 package fact
 
+import "github.com/ragraf/ragraf/internal/typ"
+
 // RefKind names how a reference uses its target.
 type RefKind string
 
@@ -29,12 +31,12 @@ const (
 	RefCatch       RefKind = "catch"        // catch (C $e)
 	RefAttribute   RefKind = "attribute"    // #[C]
 	RefConst       RefKind = "const"        // global constant; Alt is the fallback
-	RefInclude     RefKind = "include"      // include/require; Name is the path expression
+	RefInclude     RefKind = "include"      // include/require; Name is the expression as written, Include the path expression
 	RefDynamicCall RefKind = "dynamic_call" // $f(), $o->$m(), call_user_func*, callbacks; Name is the callee name when known
 	RefImportClass RefKind = "import_class" // use A\B
 	RefImportFunc  RefKind = "import_function"
 	RefImportConst RefKind = "import_const"
-	RefDefine      RefKind = "define" // define('NAME', v); Recv is v as an include path expression
+	RefDefine      RefKind = "define" // define('NAME', v); Include is v as an include path expression
 
 	// Declaration facts: not uses, but what the resolver needs to type
 	// receivers across files. They never become edges or unresolved rows.
@@ -43,7 +45,7 @@ const (
 	RefDocMethod   RefKind = "doc_method"   // @method on a class; Name is the method, Recv its return type
 	RefDocProperty RefKind = "doc_property" // @property on a class; Name is the property, Recv its type
 	RefMixin       RefKind = "mixin"        // @mixin C on a class
-	RefTraitAlias  RefKind = "trait_alias"  // `T::m as n`; Name is the alias, Recv is "T::m" or "m"
+	RefTraitAlias  RefKind = "trait_alias"  // `T::m as n`; Name is the alias, Alias is "\\T::m" or "m"
 
 	// RefGlobal gives global variable Name (without $) the type descriptor
 	// Recv: an assignment at file scope, through `global` or $GLOBALS, or an
@@ -109,8 +111,20 @@ type Ref struct {
 	// fallback of an unqualified function or constant).
 	Alt string
 	// Recv describes the receiver or type: a type descriptor that package
-	// resolve evaluates (see resolve/types.go for the grammar).
-	Recv string
+	// resolve evaluates (types.go there).
+	Recv typ.Desc
+	// Include is the path expression of an include (RefInclude) or of a
+	// define's value (RefDefine): quoted literals and constant names joined
+	// by " . ", as resolve/includes.go evaluates it; "" when not static.
+	Include string
+	// Alias is the method a trait alias (RefTraitAlias) renames: `\T::m`
+	// or, without a trait, `m`.
+	Alias string
+	// Qualifier is what a tags-query front end (package lang/tags) read
+	// beside the name, as written: a call's receiver expression ("this", a
+	// module binding), a type's qualifier, an import's source. It types
+	// nothing; resolve's tagged rules match it against the file's bindings.
+	Qualifier string
 	// Props carries extractor-specific detail.
 	Props map[string]string
 }
@@ -124,8 +138,8 @@ const (
 	AccessReadWrite = "readwrite"
 )
 
-// PropRelativeScope, in a static call's Props, says it was written with
-// self::, static:: or parent::.
+// PropRelativeScope, in a static call's or a new's Props, says it was
+// written with self::, static:: or parent::.
 const PropRelativeScope = "relative_scope"
 
 // PropAnonMethod, in a method call's Props, says it calls a method that an

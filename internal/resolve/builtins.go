@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 //go:embed builtins/php.txt
@@ -25,14 +26,14 @@ type builtinSet struct {
 	consts         map[string]bool   // as written (constants are case-sensitive)
 	// methods maps "class::method" (lower-cased) of every method of a
 	// built-in class, inherited ones included, to its return descriptor
-	// ("" when it returns no object)
-	methods map[string]string
-	returns map[string]string // lower-cased function -> return descriptor, only those returning objects
+	// (unknown when it returns no object)
+	methods map[string]typ.Desc
+	returns map[string]typ.Desc // lower-cased function -> return descriptor, only those returning objects
 }
 
 var builtins = sync.OnceValue(func() *builtinSet {
 	b := &builtinSet{funcs: map[string]bool{}, classes: map[string]bool{}, classNames: map[string]string{}, consts: map[string]bool{},
-		methods: map[string]string{}, returns: map[string]string{}}
+		methods: map[string]typ.Desc{}, returns: map[string]typ.Desc{}}
 	for _, ln := range strings.Split(builtinsTxt, "\n") {
 		kind, name, ok := strings.Cut(ln, " ")
 		if !ok {
@@ -48,10 +49,10 @@ var builtins = sync.OnceValue(func() *builtinSet {
 			b.consts[name] = true
 		case "m":
 			name, desc, _ := strings.Cut(name, " ")
-			b.methods[fact.Lower(name)] = desc
+			b.methods[fact.Lower(name)] = typ.MustParse(desc)
 		case "r":
 			name, desc, _ := strings.Cut(name, " ")
-			b.returns[fact.Lower(name)] = desc
+			b.returns[fact.Lower(name)] = typ.MustParse(desc)
 		}
 	}
 	// language constructs that parse as calls
@@ -65,9 +66,9 @@ var builtins = sync.OnceValue(func() *builtinSet {
 // when PHP itself declares it: on a built-in class, or inherited by a
 // project class from a built-in ancestor. It returns the method's return
 // descriptor and whether it was found.
-func (r *resolver) builtinMethod(class, name string, depth int) (string, bool) {
+func (r *resolver) builtinMethod(class, name string, depth int) (typ.Desc, bool) {
 	if depth > maxDepth {
-		return "", false
+		return typ.Desc{}, false
 	}
 	defs := r.classes[class]
 	if len(defs) == 0 {
@@ -83,7 +84,7 @@ func (r *resolver) builtinMethod(class, name string, depth int) (string, bool) {
 			}
 		}
 	}
-	return "", false
+	return typ.Desc{}, false
 }
 
 // builtinImplementors maps each of PHP's classes and interfaces that project

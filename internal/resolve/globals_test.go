@@ -1,6 +1,10 @@
 package resolve
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ragraf/ragraf/internal/typ"
+)
 
 // TestFT3_GlobalInDescriptor checks which receiver descriptors start from a
 // global variable; a static property step is not one.
@@ -15,7 +19,7 @@ func TestFT3_GlobalInDescriptor(t *testing.T) {
 		`\A->m()`:            "",
 		``:                   "",
 	} {
-		if got := globalIn(desc); got != want {
+		if got := globalIn(typ.MustParse(desc)); got != want {
 			t.Errorf("globalIn(%q) = %q, want %q", desc, got, want)
 		}
 	}

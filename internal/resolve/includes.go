@@ -15,10 +15,10 @@ import (
 const maxPathCandidates = 8
 
 func (r *resolver) include(ref *fact.Ref) outcome {
-	if ref.Recv == "" {
+	if ref.Include == "" {
 		return r.unresolvedRef(ref, ref.Name, "include path not static")
 	}
-	for _, v := range r.pathValues(ref.Recv, 0) {
+	for _, v := range r.pathValues(ref.Include, 0) {
 		if target := r.findFile(v, ref.Path); target != "" {
 			r.edge(fact.Includes, fact.FileNodeID(ref.Path), fact.FileNodeID(target), ref, fact.Stated, 1)
 			return stated

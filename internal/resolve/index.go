@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 type classInfo struct {
@@ -19,12 +20,12 @@ type classInfo struct {
 	ifaces     []string
 	traits     []string
 	mixins     []string
-	methods    map[string][]int  // lower name -> method nodes
-	props      map[string][]int  // name without $ -> property nodes
-	consts     map[string][]int  // name -> constant nodes (incl. enum cases)
-	docMethods map[string]string // lower name -> return descriptor
-	docProps   map[string]string // name -> type descriptor
-	aliases    map[string]string // lower alias -> "\trait::method" or "method" (lower)
+	methods    map[string][]int    // lower name -> method nodes
+	props      map[string][]int    // name without $ -> property nodes
+	consts     map[string][]int    // name -> constant nodes (incl. enum cases)
+	docMethods map[string]typ.Desc // lower name -> return descriptor
+	docProps   map[string]typ.Desc // name -> type descriptor
+	aliases    map[string]string   // lower alias -> "\trait::method" or "method" (lower)
 }
 
 type resolver struct {
@@ -37,12 +38,12 @@ type resolver struct {
 	methodsByName map[string][]int // lower name
 	files         map[string]bool  // project paths
 	namespaces    map[string]bool  // lower-cased namespace names
-	returns       map[string]string
-	propTypes     map[string]string
-	defines       map[string][]string
-	globals       map[string]string   // global variable name -> union of the descriptors assigned or documented
-	assigned      map[string][]string // undeclared property id -> the descriptors its class's methods assign
-	evalMemo      map[string][]string
+	returns       map[string]typ.Desc
+	propTypes     map[string]typ.Desc
+	defines       map[string][]string   // constant -> the include path expressions define() gives it
+	globals       map[string]typ.Desc   // global variable name -> union of the descriptors assigned or documented
+	assigned      map[string][]typ.Desc // undeclared property id -> the descriptors its class's methods assign
+	evalMemo      map[string][]rtype
 	lookMemo      map[string][]int
 	implementors  map[string][]string // built-in class or interface -> project classes inheriting from it
 	traitUsers    map[string][]string // trait -> project classes using it, directly or through other traits
@@ -55,8 +56,8 @@ func newResolver(nodes []fact.Node) *resolver {
 		nodes: nodes, byID: make(map[string]int, len(nodes)),
 		classes: map[string][]*classInfo{}, classByID: map[string]*classInfo{},
 		funcs: map[string][]int{}, consts: map[string][]int{}, methodsByName: map[string][]int{},
-		files: map[string]bool{}, namespaces: map[string]bool{}, returns: map[string]string{}, propTypes: map[string]string{},
-		defines: map[string][]string{}, globals: map[string]string{}, assigned: map[string][]string{}, evalMemo: map[string][]string{}, lookMemo: map[string][]int{},
+		files: map[string]bool{}, namespaces: map[string]bool{}, returns: map[string]typ.Desc{}, propTypes: map[string]typ.Desc{},
+		defines: map[string][]string{}, globals: map[string]typ.Desc{}, assigned: map[string][]typ.Desc{}, evalMemo: map[string][]rtype{}, lookMemo: map[string][]int{},
 	}
 	for i := range nodes {
 		n := &nodes[i]
@@ -138,26 +139,26 @@ func (r *resolver) declare(refs []fact.Ref) {
 				c.mixins = append(c.mixins, l)
 			case fact.RefDocMethod:
 				if c.docMethods == nil {
-					c.docMethods = map[string]string{}
+					c.docMethods = map[string]typ.Desc{}
 				}
 				c.docMethods[l] = ref.Recv
 			case fact.RefDocProperty:
 				if c.docProps == nil {
-					c.docProps = map[string]string{}
+					c.docProps = map[string]typ.Desc{}
 				}
 				c.docProps[ref.Name] = ref.Recv
 			case fact.RefTraitAlias:
 				if c.aliases == nil {
 					c.aliases = map[string]string{}
 				}
-				c.aliases[l] = fact.Lower(ref.Recv)
+				c.aliases[l] = fact.Lower(ref.Alias)
 			}
 		case fact.RefReturns:
 			r.returns[ref.From] = ref.Recv
 		case fact.RefPropType:
 			r.propTypes[ref.From] = ref.Recv
 		case fact.RefDefine:
-			r.defines[ref.Name] = append(r.defines[ref.Name], ref.Recv)
+			r.defines[ref.Name] = append(r.defines[ref.Name], ref.Include)
 		case fact.RefGlobal:
 			r.addGlobal(ref.Name, ref.Recv)
 		case fact.RefPropAssign:
@@ -388,9 +389,9 @@ func (r *resolver) lookup(class, name string, depth int, own func(*classInfo) []
 }
 
 // docMember finds a PHPDoc-declared member through the hierarchy.
-func (r *resolver) docMember(class, name string, depth int, get func(*classInfo) (string, bool)) (string, bool) {
+func (r *resolver) docMember(class, name string, depth int, get func(*classInfo) (typ.Desc, bool)) (typ.Desc, bool) {
 	if depth > maxDepth {
-		return "", false
+		return typ.Desc{}, false
 	}
 	for _, c := range r.classes[class] {
 		if d, ok := get(c); ok {
@@ -404,25 +405,25 @@ func (r *resolver) docMember(class, name string, depth int, get func(*classInfo)
 			}
 		}
 	}
-	return "", false
+	return typ.Desc{}, false
 }
 
 func (r *resolver) hasDocMethod(class, name string) bool {
-	_, ok := r.docMember(class, name, 0, func(c *classInfo) (string, bool) { d, ok := c.docMethods[name]; return d, ok })
+	_, ok := r.docMember(class, name, 0, func(c *classInfo) (typ.Desc, bool) { d, ok := c.docMethods[name]; return d, ok })
 	return ok
 }
 
 func (r *resolver) hasDocProp(class, name string) bool {
-	_, ok := r.docMember(class, name, 0, func(c *classInfo) (string, bool) { d, ok := c.docProps[name]; return d, ok })
+	_, ok := r.docMember(class, name, 0, func(c *classInfo) (typ.Desc, bool) { d, ok := c.docProps[name]; return d, ok })
 	return ok
 }
 
-func (r *resolver) docPropType(class, name string, depth int) string {
-	d, _ := r.docMember(class, name, depth, func(c *classInfo) (string, bool) { d, ok := c.docProps[name]; return d, ok })
+func (r *resolver) docPropType(class, name string, depth int) typ.Desc {
+	d, _ := r.docMember(class, name, depth, func(c *classInfo) (typ.Desc, bool) { d, ok := c.docProps[name]; return d, ok })
 	return d
 }
 
-func (r *resolver) docMethodType(class, name string) string {
-	d, _ := r.docMember(class, name, 0, func(c *classInfo) (string, bool) { d, ok := c.docMethods[name]; return d, ok })
+func (r *resolver) docMethodType(class, name string) typ.Desc {
+	d, _ := r.docMember(class, name, 0, func(c *classInfo) (typ.Desc, bool) { d, ok := c.docMethods[name]; return d, ok })
 	return d
 }

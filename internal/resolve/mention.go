@@ -11,7 +11,7 @@ import (
 // things that are not code).
 func (r *resolver) mention(ref *fact.Ref) outcome {
 	name := ref.Name
-	if ref.Recv == "" {
+	if !ref.Recv.Known() {
 		ids := r.funcs[fact.Lower(name)]
 		if len(ids) == 0 && ref.Alt != "" {
 			ids = r.funcs[fact.Lower(ref.Alt)]

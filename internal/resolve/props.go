@@ -4,13 +4,16 @@
 
 package resolve
 
+import "github.com/ragraf/ragraf/internal/typ"
+
 // maxAssignAlts bounds the different descriptors a property collects; a
 // property assigned more kinds of value is left untyped.
 const maxAssignAlts = 4
 
 // propAssign is one recorded assignment, kept until the hierarchy is known.
 type propAssign struct {
-	class, name, desc string
+	class, name string
+	desc        typ.Desc
 }
 
 // assignedTypes attributes the recorded assignments to the property nodes
@@ -25,7 +28,7 @@ func (r *resolver) assignedTypes(as []propAssign) {
 			if _, declared := r.propTypes[id]; declared || poisoned[p] {
 				continue
 			}
-			if a.desc == "" {
+			if !a.desc.Known() {
 				poisoned[p] = true
 				delete(r.assigned, id)
 				continue
@@ -33,7 +36,7 @@ func (r *resolver) assignedTypes(as []propAssign) {
 			cur := r.assigned[id]
 			dup := false
 			for _, d := range cur {
-				dup = dup || d == a.desc
+				dup = dup || d.Equal(a.desc)
 			}
 			if dup {
 				continue
@@ -51,8 +54,8 @@ func (r *resolver) assignedTypes(as []propAssign) {
 // assignedType evaluates the assigned descriptors of property node p: the
 // union of their classes, or nothing when one of them cannot be evaluated
 // (then the property's type is not proven).
-func (r *resolver) assignedType(p int, class string, depth int) []string {
-	var out []string
+func (r *resolver) assignedType(p int, class string, depth int) []rtype {
+	var out []rtype
 	for _, d := range r.assigned[r.nodes[p].ID] {
 		t := r.eval(d, class, depth+1)
 		if len(t) == 0 {

@@ -33,6 +33,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // Source names this package in edge provenance.
@@ -186,7 +187,7 @@ func resolvePHP(ctx context.Context, in Input) (Output, error) {
 	for w := range workers {
 		lo, hi := w*len(in.Refs)/workers, (w+1)*len(in.Refs)/workers
 		wr := *r
-		wr.evalMemo, wr.lookMemo, wr.out = map[string][]string{}, map[string][]int{}, Output{}
+		wr.evalMemo, wr.lookMemo, wr.out = map[string][]rtype{}, map[string][]int{}, Output{}
 		parts[w] = &wr
 		g.Go(func() error {
 			st, err := wr.resolveAll(ctx, in.Refs[lo:hi])
@@ -338,32 +339,39 @@ func (r *resolver) inherits(class, target string, depth int) bool {
 }
 
 // globalIn returns the name of the first global variable a receiver
-// descriptor starts from ("" for none): `$x` as the base of an alternative.
-func globalIn(desc string) string {
-	for i := 0; i < len(desc); i++ {
-		if desc[i] != '$' || (i > 0 && desc[i-1] != '(' && desc[i-1] != '|' && desc[i-1] != '!') {
-			continue
+// descriptor starts from ("" for none): the base of an alternative, or of
+// one in a group, in the order they are written.
+func globalIn(desc typ.Desc) string {
+	for _, a := range desc.Alts() {
+		switch b := a.Base(); b.Kind {
+		case typ.Global:
+			return b.Name
+		case typ.Group:
+			if g := globalIn(b.Group); g != "" {
+				return g
+			}
 		}
-		j := i + 1
-		for j < len(desc) && !isStepStart(desc, j) && desc[j] != '|' && desc[j] != ')' {
-			j++
-		}
-		return desc[i+1 : j]
 	}
 	return ""
 }
 
-// assignedProp returns the property name when a receiver descriptor ends in a
-// property (`static->registry`) that declares no type and is typed by what
-// its class's methods assign to it (props.go), or "".
-func (r *resolver) assignedProp(desc string) string {
-	i := strings.LastIndex(desc, "->")
-	if i <= 0 || strings.ContainsAny(desc[i:], "()|*:") || len(splitTop(desc)) > 1 {
+// assignedProp returns the property name when a receiver descriptor (of one
+// alternative) ends in a property (`static->registry`) that declares no type
+// and is typed by what its class's methods assign to it (props.go), or "".
+func (r *resolver) assignedProp(desc typ.Desc) string {
+	if len(desc.Alts()) != 1 {
 		return ""
 	}
-	name := desc[i+2:]
-	for _, c := range r.eval(desc[:i], "", 0) {
-		for _, p := range r.lookupProp(c, name) {
+	rest, last, ok := desc.Alts()[0].Last()
+	if !ok || last.Kind != typ.Prop {
+		return ""
+	}
+	name := last.Name
+	for _, c := range r.eval(rest, "", 0) {
+		if !c.object() {
+			continue
+		}
+		for _, p := range r.lookupProp(c.class, name) {
 			if _, declared := r.propTypes[r.nodes[p].ID]; !declared && len(r.assigned[r.nodes[p].ID]) > 0 {
 				return name
 			}
@@ -546,11 +554,13 @@ func (r *resolver) constant(ref *fact.Ref) outcome {
 func (r *resolver) receiver(ref *fact.Ref) (project, builtin []string, missing bool) {
 	for _, c := range r.eval(ref.Recv, "", 0) {
 		switch {
-		case len(c) > 2 && c[len(c)-2:] == "[]":
-		case r.classes[c] != nil:
-			project = append(project, c)
-		case builtins().classes[c]:
-			builtin = append(builtin, c)
+		case c.dims > 0:
+		case c.outside:
+			missing = true
+		case r.classes[c.class] != nil:
+			project = append(project, c.class)
+		case builtins().classes[c.class]:
+			builtin = append(builtin, c.class)
 		default:
 			missing = true
 		}
@@ -562,7 +572,7 @@ func (r *resolver) methodCall(ref *fact.Ref) outcome {
 	if ref.Props[fact.PropAnonMethod] == "true" {
 		return r.unresolvedRef(ref, ref.Name, "method of an anonymous class, which the index does not hold")
 	}
-	if ref.Recv == "" {
+	if !ref.Recv.Known() {
 		return r.byName(ref, fact.Lower(ref.Name), pByName, "unknown receiver")
 	}
 	classes, builtin, missing := r.receiver(ref)
@@ -878,7 +888,7 @@ func (r *resolver) byName(ref *fact.Ref, lower string, p float64, reason string)
 }
 
 func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, what string) outcome {
-	if ref.Recv == "" {
+	if !ref.Recv.Known() {
 		return r.unresolvedRef(ref, ref.Name, "receiver type unknown")
 	}
 	classes, builtin, missing := r.receiver(ref)
@@ -894,7 +904,7 @@ func (r *resolver) member(ref *fact.Ref, lookup func(class, name string) []int, 
 	}
 	if what == "property" {
 		for _, c := range classes {
-			if r.docPropType(c, ref.Name, 0) != "" || r.hasDocProp(c, ref.Name) {
+			if r.docPropType(c, ref.Name, 0).Known() || r.hasDocProp(c, ref.Name) {
 				return external
 			}
 		}
@@ -969,7 +979,7 @@ func (r *resolver) dynamicCall(ref *fact.Ref) outcome {
 	if ref.Name == "" {
 		return r.unresolvedRef(ref, ref.Name, "dynamic callee")
 	}
-	if ref.Recv == "" {
+	if !ref.Recv.Known() {
 		ids := r.funcs[fact.Lower(ref.Name)]
 		if len(ids) == 0 {
 			if builtins().funcs[fact.Lower(ref.Name)] {

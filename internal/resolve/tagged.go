@@ -173,14 +173,14 @@ func (r *taggedResolver) unresolved(ref *fact.Ref, reason string) outcome {
 // importRef binds ref's local name in its file and links the file to the
 // module's files.
 func (r *taggedResolver) importRef(ref *fact.Ref) outcome {
-	files := r.moduleFiles(ref.Path, ref.Recv)
+	files := r.moduleFiles(ref.Path, ref.Qualifier)
 	if r.binds[ref.Path] == nil {
 		r.binds[ref.Path] = map[string]binding{}
 	}
 	b := binding{files: files, name: ref.Alt}
 	if len(files) == 0 && ref.Alt != "*" {
 		// `from pkg import mod`: the name may be a module of the package
-		if sub := r.moduleFiles(ref.Path, joinModule(ref.Recv, ref.Alt)); len(sub) > 0 {
+		if sub := r.moduleFiles(ref.Path, joinModule(ref.Qualifier, ref.Alt)); len(sub) > 0 {
 			b = binding{files: sub, name: "*"}
 			files = sub
 		}
@@ -310,7 +310,7 @@ func (r *taggedResolver) scoped(ref *fact.Ref, name string) (targets []int, boun
 // bound says recv is a module binding, inProject that the module is the
 // project's.
 func (r *taggedResolver) module(ref *fact.Ref) (targets []int, bound, inProject bool) {
-	b, ok := r.binds[ref.Path][ref.Recv]
+	b, ok := r.binds[ref.Path][ref.Qualifier]
 	if !ok || b.name != "*" {
 		return nil, false, false
 	}
@@ -393,15 +393,15 @@ func (r *taggedResolver) resolve(ref *fact.Ref) outcome {
 				return external
 			}
 			if len(t) == 0 {
-				return r.unresolved(ref, "module "+ref.Recv+" declares no "+ref.Name)
+				return r.unresolved(ref, "module "+ref.Qualifier+" declares no "+ref.Name)
 			}
 			r.link(ref, fact.Calls, r.filter(t, isCallable), fact.Stated, 1)
 			return stated
 		}
-		if _, ok := r.binds[ref.Path][ref.Recv]; ok && r.family == "go" {
+		if _, ok := r.binds[ref.Path][ref.Qualifier]; ok && r.family == "go" {
 			return external // a package outside the module
 		}
-		switch ref.Recv {
+		switch ref.Qualifier {
 		case "this", "self", "cls", "super":
 			if c := r.enclosingType(ref.From); c != "" {
 				if t := r.filter(r.members[c][ref.Name], isMethod); len(t) > 0 {
@@ -421,18 +421,18 @@ func (r *taggedResolver) resolve(ref *fact.Ref) outcome {
 	case fact.RefNew, fact.RefExtends, fact.RefImplements, fact.RefType:
 		kind := map[fact.RefKind]fact.EdgeKind{fact.RefNew: fact.Instantiates, fact.RefExtends: fact.Extends,
 			fact.RefImplements: fact.Implements, fact.RefType: fact.References}[ref.Kind]
-		if ref.Recv != "" {
+		if ref.Qualifier != "" {
 			if t, bound, in := r.module(ref); bound {
 				if !in {
 					return external
 				}
 				if t = r.filter(t, fact.NodeKind.IsType); len(t) == 0 {
-					return r.unresolved(ref, "module "+ref.Recv+" declares no type "+ref.Name)
+					return r.unresolved(ref, "module "+ref.Qualifier+" declares no type "+ref.Name)
 				}
 				r.link(ref, kind, t, fact.Stated, 1)
 				return stated
 			}
-			if _, ok := r.binds[ref.Path][ref.Recv]; ok {
+			if _, ok := r.binds[ref.Path][ref.Qualifier]; ok {
 				return external
 			}
 		}

@@ -33,12 +33,12 @@ func TestLang29_TaggedResolution(t *testing.T) {
 		decl("gomain", fact.Function, "main", "go/main.go", "go", ""),
 	}
 	ts := []fact.Ref{
-		{Kind: fact.RefImport, From: fact.FileNodeID("web/a.ts"), Path: "web/a.ts", Line: 1, Name: "format", Alt: "format", Recv: "./b"},
-		{Kind: fact.RefImport, From: fact.FileNodeID("web/a.ts"), Path: "web/a.ts", Line: 2, Name: "React", Alt: "default", Recv: "react"},
+		{Kind: fact.RefImport, From: fact.FileNodeID("web/a.ts"), Path: "web/a.ts", Line: 1, Name: "format", Alt: "format", Qualifier: "./b"},
+		{Kind: fact.RefImport, From: fact.FileNodeID("web/a.ts"), Path: "web/a.ts", Line: 2, Name: "React", Alt: "default", Qualifier: "react"},
 		{Kind: fact.RefCall, From: "label", Path: "web/a.ts", Line: 5, Name: "format"},
-		{Kind: fact.RefMethodCall, From: "label", Path: "web/a.ts", Line: 6, Name: "add", Recv: "this"},
+		{Kind: fact.RefMethodCall, From: "label", Path: "web/a.ts", Line: 6, Name: "add", Qualifier: "this"},
 		{Kind: fact.RefCall, From: "label", Path: "web/a.ts", Line: 7, Name: "React"},
-		{Kind: fact.RefMethodCall, From: "label", Path: "web/a.ts", Line: 8, Name: "label", Recv: "other"},
+		{Kind: fact.RefMethodCall, From: "label", Path: "web/a.ts", Line: 8, Name: "label", Qualifier: "other"},
 	}
 	out, err := Resolve(context.Background(), Input{Lang: "typescript", Nodes: nodes, Refs: ts})
 	if err != nil {
@@ -73,10 +73,10 @@ func TestLang29_TaggedResolution(t *testing.T) {
 		t.Errorf("an import from outside the project is external, not unresolved: %+v", out.Unresolved)
 	}
 	goRefs := []fact.Ref{
-		{Kind: fact.RefImport, From: fact.FileNodeID("go/main.go"), Path: "go/main.go", Line: 3, Name: "p", Alt: "*", Recv: "example.com/m/go/p"},
-		{Kind: fact.RefMethodCall, From: "gomain", Path: "go/main.go", Line: 6, Name: "Discount", Recv: "p"},
-		{Kind: fact.RefImport, From: fact.FileNodeID("go/main.go"), Path: "go/main.go", Line: 4, Name: "fmt", Alt: "*", Recv: "fmt"},
-		{Kind: fact.RefMethodCall, From: "gomain", Path: "go/main.go", Line: 7, Name: "Println", Recv: "fmt"},
+		{Kind: fact.RefImport, From: fact.FileNodeID("go/main.go"), Path: "go/main.go", Line: 3, Name: "p", Alt: "*", Qualifier: "example.com/m/go/p"},
+		{Kind: fact.RefMethodCall, From: "gomain", Path: "go/main.go", Line: 6, Name: "Discount", Qualifier: "p"},
+		{Kind: fact.RefImport, From: fact.FileNodeID("go/main.go"), Path: "go/main.go", Line: 4, Name: "fmt", Alt: "*", Qualifier: "fmt"},
+		{Kind: fact.RefMethodCall, From: "gomain", Path: "go/main.go", Line: 7, Name: "Println", Qualifier: "fmt"},
 	}
 	out, err = Resolve(context.Background(), Input{Lang: "go", Nodes: nodes, Refs: goRefs})
 	if err != nil {

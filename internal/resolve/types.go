@@ -1,14 +1,15 @@
-// This file evaluates the type descriptors PHP extractors emit (grammar in
-// internal/lang/php/types.go) to sets of lower-cased class names, using
-// return and property types gathered across files. `static` binds to the
+// This file evaluates the type descriptors front ends emit (package typ) to
+// sets of types (rtype), using return and property types gathered across
+// files. `static` binds to the
 // receiver, so fluent `return $this` / `static` / `self` chains keep their type.
 
 package resolve
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // declaredIn tells whether one of the property nodes ps belongs to class c.
@@ -24,19 +25,36 @@ func (r *resolver) declaredIn(ps []int, c *classInfo) bool {
 // maxTypes bounds a type set; a receiver with more alternatives is not proven.
 const maxTypes = 16
 
-// eval returns the classes (and `x[]` array types) desc may denote; ctx is
-// the class `static` stands for.
-func (r *resolver) eval(desc, ctx string, depth int) []string {
-	if desc == "" || depth > maxDepth {
+// rtype is what a descriptor evaluates to: a class (a project class, one of
+// PHP's or one the project does not define), an array of one, or a value
+// that comes from code outside the project.
+type rtype struct {
+	class   string // lower-cased fully qualified name; "" when outside
+	dims    int    // array-of nesting: an array of class
+	outside bool
+}
+
+// outside is the type of a value that comes from code outside the project
+// (a vendor class's method or property, a vendor function): it is no project
+// class and no built-in one, so a call on it is never guessed by name.
+var outside = rtype{outside: true}
+
+// object reports whether t is an object of a named class.
+func (t rtype) object() bool { return !t.outside && t.dims == 0 }
+
+// eval returns the types desc may denote; ctx is the class `static` stands
+// for (lower-cased, "" for none).
+func (r *resolver) eval(desc typ.Desc, ctx string, depth int) []rtype {
+	if !desc.Known() || depth > maxDepth {
 		return nil
 	}
-	key := desc + "\x00" + ctx
+	key := desc.String() + "\x00" + ctx
 	if v, ok := r.evalMemo[key]; ok {
 		return v
 	}
 	r.evalMemo[key] = nil // cycle guard
-	var out []string
-	for _, alt := range splitTop(desc) {
+	var out []rtype
+	for _, alt := range desc.Alts() {
 		out = addTypes(out, r.evalAlt(alt, ctx, depth))
 	}
 	if len(out) > maxTypes {
@@ -46,103 +64,38 @@ func (r *resolver) eval(desc, ctx string, depth int) []string {
 	return out
 }
 
-func addTypes(set, more []string) []string {
+func addTypes(set, more []rtype) []rtype {
 	for _, m := range more {
-		dup := false
-		for _, s := range set {
-			if s == m {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if !slices.Contains(set, m) {
 			set = append(set, m)
 		}
 	}
 	return set
 }
 
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case '|':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
-}
-
-func isStepStart(s string, i int) bool {
-	switch s[i] {
-	case '*':
-		return true
-	case '-':
-		return i+1 < len(s) && s[i+1] == '>'
-	case ':':
-		return i+1 < len(s) && s[i+1] == ':'
-	}
-	return false
-}
-
-func (r *resolver) evalAlt(s, ctx string, depth int) []string {
-	var set []string
-	i := 0
-	switch {
-	case s == "":
-		return nil
-	case s[0] == '(':
-		d := 0
-		j := 0
-		for j = 0; j < len(s); j++ {
-			if s[j] == '(' {
-				d++
-			} else if s[j] == ')' {
-				d--
-				if d == 0 {
-					break
-				}
-			}
-		}
-		if j >= len(s) {
-			return nil
-		}
-		if s[1] == '!' {
+// evalAlt evaluates one alternative: its base, then each step.
+func (r *resolver) evalAlt(a typ.Alt, ctx string, depth int) []rtype {
+	var set []rtype
+	switch b := a.Base(); b.Kind {
+	case typ.Group:
+		if b.Strict {
 			// a value that is one of several expressions: typed only when
 			// every one of them is
-			for _, a := range splitTop(s[2:j]) {
-				t := r.eval(a, ctx, depth+1)
+			for _, g := range b.Group.Alts() {
+				t := r.eval(g.Desc(), ctx, depth+1)
 				if len(t) == 0 {
 					return nil
 				}
 				set = addTypes(set, t)
 			}
 		} else {
-			set = r.eval(s[1:j], ctx, depth+1)
+			set = r.eval(b.Group, ctx, depth+1)
 		}
-		i = j + 1
-	case s[0] == '\\':
-		j := 1
-		for j < len(s) && !isStepStart(s, j) {
-			j++
-		}
-		set = []string{fact.Lower(s[1:j])}
-		i = j
-	case s[0] == '@':
-		j := 1
-		for j < len(s) && !isStepStart(s, j) {
-			j++
-		}
-		for _, f := range strings.Split(s[1:j], ",") {
-			l := fact.Lower(strings.TrimPrefix(f, `\`))
+	case typ.Class:
+		set = []rtype{{class: fact.Lower(b.Name), dims: b.Dims}}
+	case typ.Func:
+		for _, f := range b.Funcs {
+			l := fact.Lower(f)
 			ids := r.funcs[l]
 			for _, id := range ids {
 				set = addTypes(set, r.eval(r.returns[r.nodes[id].ID], "", depth+1))
@@ -155,94 +108,64 @@ func (r *resolver) evalAlt(s, ctx string, depth int) []string {
 				break
 			}
 		}
-		if len(set) == 0 && r.foreignFunc(s[1:j]) {
-			set = []string{foreignType}
+		if len(set) == 0 && r.foreignFunc(b.Funcs) {
+			set = []rtype{outside}
 		}
-		i = j
-	case s[0] == '$':
-		j := 1
-		for j < len(s) && !isStepStart(s, j) {
-			j++
-		}
-		set = r.eval(r.globals[s[1:j]], "", depth+1)
-		i = j
-	case strings.HasPrefix(s, "static"):
+	case typ.Global:
+		set = r.eval(r.globals[b.Name], "", depth+1)
+	case typ.Static:
 		if ctx != "" {
-			set = []string{ctx}
+			set = []rtype{{class: ctx}}
 		}
-		i = len("static")
 	default:
 		return nil
 	}
-	for i < len(s) && len(set) > 0 {
-		switch {
-		case s[i] == '*':
-			var next []string
+	for _, st := range a.Steps() {
+		if len(set) == 0 {
+			break
+		}
+		var next []rtype
+		switch st.Kind {
+		case typ.Elem:
 			for _, t := range set {
-				if strings.HasSuffix(t, "[]") {
-					next = addTypes(next, []string{t[:len(t)-2]})
-				} else if r.classes[t] != nil {
+				if t.dims > 0 {
+					next = addTypes(next, []rtype{{class: t.class, dims: t.dims - 1}})
+				} else if !t.outside && r.classes[t.class] != nil {
 					// an ArrayAccess object's element
-					next = addTypes(next, r.methodType(t, "offsetget", depth))
+					next = addTypes(next, r.methodType(t.class, "offsetget", depth))
 				}
 			}
-			set = next
-			i++
-		case strings.HasPrefix(s[i:], "->") || strings.HasPrefix(s[i:], "::"):
-			i += 2
-			static := false
-			if i < len(s) && s[i] == '$' {
-				static = true
-				i++
-			}
-			j := i
-			for j < len(s) && !isStepStart(s, j) && s[j] != '(' {
-				j++
-			}
-			name := s[i:j]
-			call := strings.HasPrefix(s[j:], "()")
-			if call {
-				j += 2
-			}
-			i = j
-			var next []string
+		default:
+			call := st.Kind == typ.Method || st.Kind == typ.StaticMethod
 			for _, c := range set {
-				if strings.HasSuffix(c, "[]") {
+				if c.dims > 0 {
 					continue
 				}
-				var t []string
-				if call {
-					t = r.methodType(c, fact.Lower(name), depth)
-				} else {
-					_ = static
-					t = r.propType(c, name, depth)
+				if c.outside {
+					next = addTypes(next, []rtype{outside}) // what code outside the project returns
+					continue
 				}
-				if len(t) == 0 && r.foreignClass(c) {
-					t = []string{foreignType} // what code outside the project returns
+				var t []rtype
+				if call {
+					t = r.methodType(c.class, fact.Lower(st.Name), depth)
+				} else {
+					t = r.propType(c.class, st.Name, depth)
+				}
+				if len(t) == 0 && r.foreignClass(c.class) {
+					t = []rtype{outside} // what code outside the project returns
 				}
 				next = addTypes(next, t)
 			}
-			set = next
-		default:
-			return nil
 		}
+		set = next
 	}
 	return set
 }
-
-// foreignType is the type of a value that comes from code outside the
-// project (a vendor class's method or property, a vendor function): it is
-// no project class and no built-in one, so a call on it is never guessed by
-// name.
-const foreignType = "?outside"
 
 // foreignClass reports whether members of class may come from outside the
 // project: the class is not in the project and not built into PHP, or it has
 // an ancestor that is neither.
 func (r *resolver) foreignClass(c string) bool {
-	if c == foreignType {
-		return true
-	}
 	if r.classes[c] == nil {
 		return !builtins().classes[c]
 	}
@@ -250,11 +173,11 @@ func (r *resolver) foreignClass(c string) bool {
 }
 
 // foreignFunc reports whether none of the candidate names of a function
-// ("a,b": the namespaced name and its global fallback) is in the project or
-// built into PHP.
-func (r *resolver) foreignFunc(names string) bool {
-	for _, f := range strings.Split(names, ",") {
-		l := fact.Lower(strings.TrimPrefix(f, `\`))
+// (the namespaced name and its global fallback) is in the project or built
+// into PHP.
+func (r *resolver) foreignFunc(names []string) bool {
+	for _, f := range names {
+		l := fact.Lower(f)
 		if len(r.funcs[l]) > 0 || builtins().funcs[l] {
 			return false
 		}
@@ -262,8 +185,8 @@ func (r *resolver) foreignFunc(names string) bool {
 	return true
 }
 
-func (r *resolver) methodType(class, name string, depth int) []string {
-	var out []string
+func (r *resolver) methodType(class, name string, depth int) []rtype {
+	var out []rtype
 	ms := r.lookupMethod(class, name)
 	for _, m := range ms {
 		out = addTypes(out, r.eval(r.returns[r.nodes[m].ID], class, depth+1))
@@ -279,7 +202,7 @@ func (r *resolver) methodType(class, name string, depth int) []string {
 	return out
 }
 
-func (r *resolver) propType(class, name string, depth int) []string {
+func (r *resolver) propType(class, name string, depth int) []rtype {
 	ps := r.lookupProp(class, name)
 	// a class's own @property tag narrows a property it inherits
 	// (`@property Dia $diagram` on DiaRelationSchema)
@@ -292,7 +215,7 @@ func (r *resolver) propType(class, name string, depth int) []string {
 			return t
 		}
 	}
-	var out []string
+	var out []rtype
 	for _, p := range ps {
 		if d, declared := r.propTypes[r.nodes[p].ID]; declared {
 			out = addTypes(out, r.eval(d, class, depth+1))

@@ -34,7 +34,10 @@ import (
 )
 
 // cacheFormat changes when cacheEntry or the pack layout changes shape.
-const cacheFormat = "4"
+// 5: a reference's receiver is a typed descriptor (package typ, stored as
+// its text), with the include path, the trait alias and the tags front
+// ends' qualifier in fields of their own.
+const cacheFormat = "5"
 
 // cachePath is the pack file.
 func cachePath(l Layout) string { return filepath.Join(l.Index(), "cache", "extract.pack") }

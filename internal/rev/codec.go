@@ -19,6 +19,7 @@ import (
 	"github.com/ragraf/ragraf/internal/extract/docs"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/graph"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // errCorrupt is returned for bytes that are not a valid encoding.
@@ -118,6 +119,15 @@ func (d *decoder) count(min int) int {
 		return 0
 	}
 	return int(n)
+}
+
+// desc reads a type descriptor written as its text form.
+func (d *decoder) desc() typ.Desc {
+	t, err := typ.Parse(d.str())
+	if err != nil {
+		d.fail()
+	}
+	return t
 }
 
 func (d *decoder) str() string {
@@ -249,7 +259,10 @@ func appendEntry(buf []byte, c *cacheEntry) []byte {
 		e.int(int64(f.Col))
 		e.str(f.Name)
 		e.str(f.Alt)
-		e.str(f.Recv)
+		e.str(f.Recv.String())
+		e.str(f.Include)
+		e.str(f.Alias)
+		e.str(f.Qualifier)
 		e.props(f.Props)
 	}
 	e.uint(uint64(len(c.Mentions)))
@@ -294,11 +307,11 @@ func decodeEntry(b []byte) (*cacheEntry, error) {
 				StartLine: int(d.int()), EndLine: int(d.int()), Text: d.str()}
 		}
 	}
-	if n := d.count(9); n > 0 {
+	if n := d.count(12); n > 0 {
 		c.Refs = make([]fact.Ref, n)
 		for i := range c.Refs {
 			c.Refs[i] = fact.Ref{Kind: fact.RefKind(d.str()), From: d.str(), Path: d.pathStr(), Line: int(d.int()), Col: int(d.int()),
-				Name: d.str(), Alt: d.str(), Recv: d.str(), Props: d.props()}
+				Name: d.str(), Alt: d.str(), Recv: d.desc(), Include: d.str(), Alias: d.str(), Qualifier: d.str(), Props: d.props()}
 		}
 	}
 	if n := d.count(4); n > 0 {

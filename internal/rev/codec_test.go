@@ -7,6 +7,7 @@ import (
 
 	"github.com/ragraf/ragraf/internal/store/graph"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // fill sets every field reachable from v to a distinct non-zero value: two
@@ -14,6 +15,12 @@ import (
 // is filled too, so a codec that forgets it fails the round trip below.
 func fill(t *testing.T, v reflect.Value, n *int) {
 	*n++
+	if v.Type() == reflect.TypeOf(typ.Desc{}) {
+		// a descriptor is built, not filled: its fields are its own
+		d := typ.Union(typ.NewClass(fmt.Sprintf("C%d", *n)), typ.NewGlobal("g")).Then(typ.Step{Kind: typ.Method, Name: "m"})
+		v.Set(reflect.ValueOf(d))
+		return
+	}
 	switch v.Kind() {
 	case reflect.String:
 		v.SetString(fmt.Sprintf("s%d", *n%7)) // repeats, for the back references

@@ -198,8 +198,11 @@ func Either(a, b Desc) Desc {
 	return alt(Base{Kind: Group, Group: Union(a, b), Strict: true}, nil).Desc()
 }
 
-// Then returns d followed by step s: the step applies to each alternative
-// (several are grouped first). It is unknown when d is.
+// Then returns d followed by step s: the step applies to each alternative.
+// Several alternatives are grouped first, and so is one that starts from a
+// group, which keeps one step on a group (`((!A|B)->m())->n()`, not
+// `(!A|B)->m()->n()`: both evaluate alike, the text is the one front ends
+// have always bounded by length). It is unknown when d is.
 func (d Desc) Then(s Step) Desc {
 	if !d.Known() || s.Kind < Method || s.Kind > Elem || (s.Kind != Elem && !validName(s.Name)) {
 		return Desc{}
@@ -207,7 +210,7 @@ func (d Desc) Then(s Step) Desc {
 	if s.Kind == Elem {
 		s.Name = ""
 	}
-	if len(d.alts) > 1 {
+	if len(d.alts) > 1 || d.alts[0].base.Kind == Group {
 		return alt(Base{Kind: Group, Group: d}, []Step{s}).Desc()
 	}
 	a := d.alts[0]
@@ -269,20 +272,26 @@ func alt(b Base, steps []Step) Alt {
 		sb.WriteString(")")
 	}
 	for _, s := range steps {
-		switch s.Kind {
-		case Method:
-			sb.WriteString("->" + s.Name + "()")
-		case Prop:
-			sb.WriteString("->" + s.Name)
-		case StaticMethod:
-			sb.WriteString("::" + s.Name + "()")
-		case StaticProp:
-			sb.WriteString("::$" + s.Name)
-		case Elem:
-			sb.WriteString("*")
-		}
+		sb.WriteString(s.String())
 	}
 	return Alt{base: b, steps: steps, text: sb.String()}
+}
+
+// String returns the step's text form.
+func (s Step) String() string {
+	switch s.Kind {
+	case Method:
+		return "->" + s.Name + "()"
+	case Prop:
+		return "->" + s.Name
+	case StaticMethod:
+		return "::" + s.Name + "()"
+	case StaticProp:
+		return "::$" + s.Name
+	case Elem:
+		return "*"
+	}
+	return ""
 }
 
 func fromAlts(alts []Alt) Desc {
@@ -302,4 +311,14 @@ const reserved = "|()!*,[]:-<>$@"
 // validName reports whether s can be written as a name in the text form.
 func validName(s string) bool {
 	return s != "" && !strings.ContainsAny(s, reserved) && !strings.HasPrefix(s, `\`)
+}
+
+// Last returns the alternative without its last step, and that step; ok is
+// false when a has no steps.
+func (a Alt) Last() (rest Desc, last Step, ok bool) {
+	if len(a.steps) == 0 {
+		return Desc{}, Step{}, false
+	}
+	n := len(a.steps) - 1
+	return alt(a.base, a.steps[:n:n]).Desc(), a.steps[n], true
 }

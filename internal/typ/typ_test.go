@@ -28,7 +28,7 @@ func TestTypesAreValues_Build(t *testing.T) {
 		{"either", Either(a, b), `(!\App\A|\App\B)`},
 		{"either of equals", Either(a, a), `\App\A`},
 		{"either of unknown", Either(a, Desc{}), ""},
-		{"step on several groups them", Union(a, b).Then(Step{Kind: Method, Name: "m"}).Then(Step{Kind: Prop, Name: "p"}), `(\App\A|\App\B)->m()->p`},
+		{"step on several groups them", Union(a, b).Then(Step{Kind: Method, Name: "m"}).Then(Step{Kind: Prop, Name: "p"}), `((\App\A|\App\B)->m())->p`},
 		{"step on unknown", Desc{}.Then(Step{Kind: Elem}), ""},
 		{"bad name", NewClass("A|B"), ""},
 		{"bad step name", a.Then(Step{Kind: Prop, Name: "x->y"}), ""},

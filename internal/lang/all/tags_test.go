@@ -53,8 +53,8 @@ func refs(f lang.Facts) []string {
 	var out []string
 	for _, r := range f.Refs {
 		s := fmt.Sprintf("%s %s@%d", r.Kind, r.Name, r.Line)
-		if r.Recv != "" {
-			s += " recv=" + r.Recv
+		if r.Qualifier != "" {
+			s += " recv=" + r.Qualifier
 		}
 		if r.Kind == fact.RefImport {
 			s += " alt=" + r.Alt

@@ -103,7 +103,7 @@ func nodeCost(n *fact.Node) int {
 func edgeCost(e *fact.Edge) int { return int(unsafe.Sizeof(*e)) + len(e.ID) }
 
 func refCost(r *fact.Ref) int {
-	return int(unsafe.Sizeof(*r)) + len(r.Name) + len(r.Recv) + len(r.Alt)
+	return int(unsafe.Sizeof(*r)) + len(r.Name) + r.Recv.Len() + len(r.Alt) + len(r.Include) + len(r.Alias)
 }
 
 func chunkCost(c *fact.TextChunk) int {

@@ -1,5 +1,5 @@
 // This file types global variables: `global $x` and `$GLOBALS['x']` get the
-// descriptor `$x`, which package resolve evaluates to the variable's
+// descriptor of global variable x, which package resolve evaluates to the variable's
 // project-wide type, the union of what file-scope code (or a function that
 // declares it global) assigns to it and what `@global Type $x` tags say.
 
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // globalDecl handles `global $a, $b;`: the variables take the type an
@@ -16,7 +17,7 @@ import (
 // global type unless a docblock already typed them.
 func (r *refWalker) globalDecl(n *sitter.Node) {
 	// `/** @global WP_Post $post */ global $post;` types $post as the tag says
-	documented := map[string]string{}
+	documented := map[string]typ.Desc{}
 	if doc, _ := r.docBefore(n); doc != "" {
 		for _, t := range docTags(doc) {
 			if t.tag == "global" && t.name != "" {
@@ -33,10 +34,10 @@ func (r *refWalker) globalDecl(n *sitter.Node) {
 			r.globals = map[string]bool{}
 		}
 		r.globals[name] = true
-		if d := documented[name]; d != "" {
+		if d := documented[name]; d.Known() {
 			r.env[name] = d
-		} else if r.env[name] == "" {
-			r.env[name] = "$" + name
+		} else if !r.env[name].Known() {
+			r.env[name] = typ.NewGlobal(name)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // ownsDoc reports declarations whose docblock the declaration's own walk reads.
@@ -87,7 +88,7 @@ func (r *refWalker) docSees(doc string, first int) {
 				continue
 			}
 			if cls[0] != '$' && fact.Lower(cls) != "self" && fact.Lower(cls) != "static" {
-				r.emit(fact.RefMention, "", ln, `\`+fq, "")
+				r.emit(fact.RefMention, "", ln, typ.NewClass(fq), "")
 			}
 			name := strings.TrimSuffix(mem, "()")
 			if !validName(strings.TrimPrefix(name, "$")) {
@@ -96,18 +97,18 @@ func (r *refWalker) docSees(doc string, first int) {
 			if strings.HasSuffix(mem, "()") {
 				name += "()"
 			}
-			r.emit(fact.RefMention, name, ln, `\`+fq, "")
+			r.emit(fact.RefMention, name, ln, typ.NewClass(fq), "")
 			continue
 		}
 		if name, ok := strings.CutSuffix(target, "()"); ok {
 			if validName(name) {
 				fq, alt := r.sc.function(name)
-				r.emit(fact.RefMention, fq, ln, "", alt)
+				r.emit(fact.RefMention, fq, ln, typ.Desc{}, alt)
 			}
 			continue
 		}
 		if validName(target) && !builtinTypes[fact.Lower(target)] {
-			r.emit(fact.RefMention, "", ln, `\`+r.sc.class(target), "")
+			r.emit(fact.RefMention, "", ln, typ.NewClass(r.sc.class(target)), "")
 		}
 	}
 }
@@ -118,38 +119,38 @@ func (r *refWalker) callableArray(n *sitter.Node) {
 	if r.callbacks[n.StartByte()] {
 		return
 	}
-	if name, m, recv, ok := r.arrayCallable(n); ok && recv != "" {
+	if name, m, recv, ok := r.arrayCallable(n); ok && recv.Known() {
 		r.emitN(fact.RefMention, name, m+"()", recv, "")
 	}
 }
 
 // arrayCallable reads a two-element callable array `[$obj, 'm']`,
 // `[Foo::class, 'm']` or `['Foo', 'm']`: the node and name of the method, and
-// the receiver as a type descriptor ("" when it cannot be typed). ok is false
-// for any other array.
-func (r *refWalker) arrayCallable(n *sitter.Node) (name *sitter.Node, method, recv string, ok bool) {
+// the receiver as a type descriptor (unknown when it cannot be typed). ok is
+// false for any other array.
+func (r *refWalker) arrayCallable(n *sitter.Node) (name *sitter.Node, method string, recv typ.Desc, ok bool) {
 	els := r.named(n)
 	if len(els) != 2 || els[0].Kind() != "array_element_initializer" || els[1].Kind() != "array_element_initializer" {
-		return nil, "", "", false
+		return nil, "", typ.Desc{}, false
 	}
 	a, b := r.named(els[0]), r.named(els[1])
 	if len(a) != 1 || len(b) != 1 {
-		return nil, "", "", false
+		return nil, "", typ.Desc{}, false
 	}
 	m, ok := stringLiteral(r.text(b[0]), b[0].Kind())
 	if !ok || !validName(m) {
-		return nil, "", "", false
+		return nil, "", typ.Desc{}, false
 	}
 	switch a[0].Kind() {
 	case "string", "encapsed_string":
 		if s, ok := stringLiteral(r.text(a[0]), a[0].Kind()); ok && validName(s) {
-			recv = `\` + strings.TrimPrefix(s, `\`)
+			recv = typ.NewClass(s)
 		}
 	case "class_constant_access_expression":
 		parts := r.named(a[0])
 		if len(parts) == 2 && fact.Lower(r.text(parts[1])) == "class" {
 			if fq := r.classRef(parts[0]); fq != "" {
-				recv = `\` + fq
+				recv = typ.NewClass(fq)
 			}
 		}
 	default:
@@ -173,11 +174,11 @@ func (r *refWalker) namedFunction(args *sitter.Node, pos int) {
 	s = strings.TrimPrefix(s, `\`)
 	if cls, m, ok := strings.Cut(s, "::"); ok {
 		if validName(cls) && validName(m) {
-			r.emitN(fact.RefMention, v, m+"()", `\`+cls, "")
+			r.emitN(fact.RefMention, v, m+"()", typ.NewClass(cls), "")
 		}
 		return
 	}
 	if validName(s) {
-		r.emitN(fact.RefMention, v, s, "", "")
+		r.emitN(fact.RefMention, v, s, typ.Desc{}, "")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // scope is the name context of one namespace block: PHP resets imports at
@@ -189,13 +190,13 @@ func (r *refWalker) use(n *sitter.Node) {
 		switch ckind {
 		case "function":
 			r.sc.funcs[fact.Lower(short)] = full
-			r.emit(fact.RefImportFunc, full, line, "", "")
+			r.emit(fact.RefImportFunc, full, line, typ.Desc{}, "")
 		case "const":
 			r.sc.consts[short] = full
-			r.emit(fact.RefImportConst, full, line, "", "")
+			r.emit(fact.RefImportConst, full, line, typ.Desc{}, "")
 		default:
 			r.sc.classes[fact.Lower(short)] = full
-			r.emit(fact.RefImportClass, full, line, "", "")
+			r.emit(fact.RefImportClass, full, line, typ.Desc{}, "")
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // classCtx is the class whose body is being walked.
@@ -45,8 +46,8 @@ type refWalker struct {
 	sc     *scope
 	cls    *classCtx
 	from   string
-	env    map[string]string // variable -> type descriptor
-	pinned map[string]int    // variable -> line of an inline @var that overrides its next assignment
+	env    map[string]typ.Desc // variable -> type descriptor
+	pinned map[string]int      // variable -> line of an inline @var that overrides its next assignment
 	// aliasDepth counts the PHPDoc type aliases being expanded (docAlt)
 	aliasDepth int
 	// lhs is the property access an assignment is writing, and lhsAccess
@@ -83,7 +84,7 @@ func collectRefs(p string, src []byte, root *sitter.Node, nodes []fact.Node, clk
 	}
 	r := &refWalker{
 		path: p, dir: dir, src: src, fileID: fact.FileNodeID(p),
-		sc: newScope(""), env: map[string]string{}, pinned: map[string]int{},
+		sc: newScope(""), env: map[string]typ.Desc{}, pinned: map[string]int{},
 		index: make(map[string][]int, len(nodes)), nodes: nodes, clk: clk,
 	}
 	for i := range nodes {
@@ -121,13 +122,13 @@ func (r *refWalker) children(n *sitter.Node) {
 	}
 }
 
-func (r *refWalker) emit(kind fact.RefKind, name string, ln int, recv, alt string) {
+func (r *refWalker) emit(kind fact.RefKind, name string, ln int, recv typ.Desc, alt string) {
 	r.refs = append(r.refs, fact.Ref{Kind: kind, From: r.from, Path: r.path, Line: ln, Name: name, Recv: recv, Alt: alt})
 	r.clk.charge(refCost(&r.refs[len(r.refs)-1]))
 }
 
 // emitN emits a reference positioned at node n.
-func (r *refWalker) emitN(kind fact.RefKind, n *sitter.Node, name, recv, alt string) {
+func (r *refWalker) emitN(kind fact.RefKind, n *sitter.Node, name string, recv typ.Desc, alt string) {
 	p := n.StartPosition()
 	r.refs = append(r.refs, fact.Ref{Kind: kind, From: r.from, Path: r.path, Line: int(p.Row) + 1, Col: int(p.Column), Name: name, Recv: recv, Alt: alt})
 	r.clk.charge(refCost(&r.refs[len(r.refs)-1]))
@@ -175,7 +176,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.call(n)
 	case "member_call_expression", "nullsafe_member_call_expression":
 		obj, nm := n.ChildByFieldName("object"), n.ChildByFieldName("name")
-		d := ""
+		var d typ.Desc
 		if obj != nil {
 			d = r.exprDesc(obj)
 			r.visit(obj)
@@ -199,7 +200,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 		}
 	case "member_access_expression", "nullsafe_member_access_expression":
 		obj, nm := n.ChildByFieldName("object"), n.ChildByFieldName("name")
-		d := ""
+		var d typ.Desc
 		if obj != nil {
 			d = r.exprDesc(obj)
 			r.visit(obj)
@@ -259,7 +260,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 		right := n.ChildByFieldName("right")
 		if op != nil && fact.Lower(r.text(op)) == "instanceof" && right != nil && isNameKind(right.Kind()) {
 			if fq := r.classRef(right); fq != "" && !r.inTraitScope(right) {
-				r.emitN(fact.RefInstanceof, right, fq, "", "")
+				r.emitN(fact.RefInstanceof, right, fq, typ.Desc{}, "")
 			}
 			if l := n.ChildByFieldName("left"); l != nil {
 				r.visit(l)
@@ -271,7 +272,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 			case "&&", "and":
 				// `$v instanceof C && $v->m()`: the right side sees $v as a C
 				r.visit(l)
-				m := map[string]string{}
+				m := map[string]typ.Desc{}
 				r.instanceofs(l, m)
 				restore := r.narrow(m)
 				r.visit(right)
@@ -282,8 +283,8 @@ func (r *refWalker) visit(n *sitter.Node) {
 		r.children(n)
 	case "catch_clause":
 		if t := n.ChildByFieldName("type"); t != nil {
-			d := r.typeNode(t, false, func(fq string, nn *sitter.Node) { r.emitN(fact.RefCatch, nn, fq, "", "") })
-			if v := n.ChildByFieldName("name"); v != nil && d != "" {
+			d := r.typeNode(t, false, func(fq string, nn *sitter.Node) { r.emitN(fact.RefCatch, nn, fq, typ.Desc{}, "") })
+			if v := n.ChildByFieldName("name"); v != nil && d.Known() {
 				r.env[strings.TrimPrefix(r.text(v), "$")] = d
 			}
 		}
@@ -293,7 +294,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 	case "attribute":
 		kids := r.named(n)
 		if len(kids) > 0 && isNameKind(kids[0].Kind()) {
-			r.emitN(fact.RefAttribute, kids[0], r.sc.class(r.text(kids[0])), "", "")
+			r.emitN(fact.RefAttribute, kids[0], r.sc.class(r.text(kids[0])), typ.Desc{}, "")
 		}
 		if p := n.ChildByFieldName("parameters"); p != nil {
 			r.visit(p)
@@ -310,14 +311,15 @@ func (r *refWalker) visit(n *sitter.Node) {
 			return // `… or die;`, `die;`: the language construct, which the grammar reads as a name
 		}
 		fq, alt := r.sc.constant(raw)
-		r.emitN(fact.RefConst, n, fq, "", alt)
+		r.emitN(fact.RefConst, n, fq, typ.Desc{}, alt)
 	case "include_expression", "include_once_expression", "require_expression", "require_once_expression":
 		kids := r.named(n)
 		if len(kids) == 0 {
 			return
 		}
 		e := kids[0]
-		r.emitN(fact.RefInclude, n, collapse(r.text(e)), r.pathExpr(e), "")
+		r.emitN(fact.RefInclude, n, collapse(r.text(e)), typ.Desc{}, "")
+		r.refs[len(r.refs)-1].Include = r.pathExpr(e)
 		r.visit(e)
 	case "assignment_expression":
 		r.assign(n)
@@ -362,7 +364,7 @@ func (r *refWalker) visit(n *sitter.Node) {
 		"relative_scope", "primitive_type", "cast_type", "php_tag", "text", "heredoc_start", "heredoc_end":
 		// names here are not references
 	case "named_type", "optional_type", "union_type", "intersection_type", "disjunctive_normal_form_type", "type_list":
-		r.typeNode(n, false, func(fq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, fq, "", "") })
+		r.typeNode(n, false, func(fq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, fq, typ.Desc{}, "") })
 	case "anonymous_class":
 		r.anonClass(n)
 	default:
@@ -408,9 +410,9 @@ func (r *refWalker) classRef(n *sitter.Node) string {
 
 // scopeRef handles the left side of `::`: it emits a class reference for a
 // written class name and returns the receiver descriptor.
-func (r *refWalker) scopeRef(scope *sitter.Node) string {
+func (r *refWalker) scopeRef(scope *sitter.Node) typ.Desc {
 	if scope == nil {
-		return ""
+		return typ.Desc{}
 	}
 	switch {
 	case isNameKind(scope.Kind()):
@@ -418,18 +420,18 @@ func (r *refWalker) scopeRef(scope *sitter.Node) string {
 		switch fact.Lower(raw) {
 		case "self", "static", "parent":
 			if fq := r.classRef(scope); fq != "" {
-				return `\` + fq
+				return typ.NewClass(fq)
 			}
-			return ""
+			return typ.Desc{}
 		}
 		fq := r.sc.class(raw)
-		r.emitN(fact.RefClassName, scope, fq, "", "")
-		return `\` + fq
+		r.emitN(fact.RefClassName, scope, fq, typ.Desc{}, "")
+		return typ.NewClass(fq)
 	case scope.Kind() == "relative_scope":
 		if fq := r.classRef(scope); fq != "" {
-			return `\` + fq
+			return typ.NewClass(fq)
 		}
-		return ""
+		return typ.Desc{}
 	default:
 		d := r.exprDesc(scope)
 		r.visit(scope)
@@ -445,11 +447,10 @@ func (r *refWalker) newExpr(n *sitter.Node) {
 			if fq == "" || r.inTraitScope(c) {
 				continue
 			}
-			recv := ""
+			r.emitN(fact.RefNew, c, fq, typ.Desc{}, "")
 			if c.Kind() == "relative_scope" || isRelative(r.text(c)) {
-				recv = "relative"
+				r.refs[len(r.refs)-1].Props = map[string]string{fact.PropRelativeScope: "true"}
 			}
-			r.emitN(fact.RefNew, c, fq, recv, "")
 		case c.Kind() == "anonymous_class":
 			r.anonClass(c)
 		default:
@@ -538,7 +539,7 @@ func (r *refWalker) call(n *sitter.Node) {
 	if isNameKind(fn.Kind()) {
 		raw := r.text(fn)
 		fq, alt := r.sc.function(raw)
-		r.emitN(fact.RefCall, fn, fq, "", alt)
+		r.emitN(fact.RefCall, fn, fq, typ.Desc{}, alt)
 		short := fact.Lower(raw)
 		if k := strings.LastIndexByte(short, '\\'); k >= 0 {
 			short = short[k+1:]
@@ -563,7 +564,7 @@ func (r *refWalker) call(n *sitter.Node) {
 		r.emitN(fact.RefDynamicCall, name, m, recv, "")
 		r.visit(fn)
 	} else {
-		r.emitN(fact.RefDynamicCall, fn, "", "", "")
+		r.emitN(fact.RefDynamicCall, fn, "", typ.Desc{}, "")
 		r.visit(fn)
 	}
 	if args != nil {
@@ -571,7 +572,7 @@ func (r *refWalker) call(n *sitter.Node) {
 		// `assert($v instanceof C);` leaves $v a C from here on
 		if isNameKind(fn.Kind()) && strings.EqualFold(strings.TrimPrefix(r.text(fn), `\`), "assert") {
 			if a := r.argValue(args, 0); a != nil {
-				narrowed := map[string]string{}
+				narrowed := map[string]typ.Desc{}
 				r.instanceofs(a, narrowed)
 				for v, d := range narrowed {
 					r.env[v] = d
@@ -617,12 +618,12 @@ func (r *refWalker) callback(args *sitter.Node, pos int) {
 		s = strings.TrimPrefix(s, `\`)
 		if cls, m, ok := strings.Cut(s, "::"); ok {
 			if validName(cls) && validName(m) {
-				r.emitN(fact.RefDynamicCall, v, m, `\`+strings.TrimPrefix(cls, `\`), "")
+				r.emitN(fact.RefDynamicCall, v, m, typ.NewClass(cls), "")
 			}
 			return
 		}
 		if validName(s) {
-			r.emitN(fact.RefDynamicCall, v, s, "", "")
+			r.emitN(fact.RefDynamicCall, v, s, typ.Desc{}, "")
 		}
 	case "array_creation_expression":
 		if r.callbacks == nil {
@@ -647,7 +648,8 @@ func (r *refWalker) defineValue(args *sitter.Node) {
 		return
 	}
 	if e := r.pathExpr(val); e != "" {
-		r.emitN(fact.RefDefine, nameArg, strings.TrimPrefix(name, `\`), e, "")
+		r.emitN(fact.RefDefine, nameArg, strings.TrimPrefix(name, `\`), typ.Desc{}, "")
+		r.refs[len(r.refs)-1].Include = e
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // anonClass walks `new class(...) extends A implements B { ... }`.
@@ -22,13 +23,13 @@ func (r *refWalker) anonClass(n *sitter.Node) {
 				if isNameKind(b.Kind()) {
 					fq := r.sc.class(r.text(b))
 					ctx.parent = fq
-					r.emitN(fact.RefExtends, b, fq, "", "")
+					r.emitN(fact.RefExtends, b, fq, typ.Desc{}, "")
 				}
 			}
 		case "class_interface_clause":
 			for _, b := range r.named(c) {
 				if isNameKind(b.Kind()) {
-					r.emitN(fact.RefImplements, b, r.sc.class(r.text(b)), "", "")
+					r.emitN(fact.RefImplements, b, r.sc.class(r.text(b)), typ.Desc{}, "")
 				}
 			}
 		case "arguments", "attribute_list":
@@ -76,13 +77,13 @@ func (r *refWalker) classLike(n *sitter.Node) {
 					if kind == fact.Class {
 						ctx.parent = p
 					}
-					r.emitN(fact.RefExtends, b, p, "", "")
+					r.emitN(fact.RefExtends, b, p, typ.Desc{}, "")
 				}
 			}
 		case "class_interface_clause":
 			for _, b := range r.named(c) {
 				if isNameKind(b.Kind()) {
-					r.emitN(fact.RefImplements, b, r.sc.class(r.text(b)), "", "")
+					r.emitN(fact.RefImplements, b, r.sc.class(r.text(b)), typ.Desc{}, "")
 				}
 			}
 		case "attribute_list":
@@ -112,8 +113,10 @@ func (r *refWalker) classLike(n *sitter.Node) {
 					}
 				}
 			case "mixin":
-				if d := r.docType(t.typ, false, emit); d != "" {
-					r.emit(fact.RefMixin, strings.TrimPrefix(strings.Split(d, "|")[0], `\`), ln, "", "")
+				if d := r.docType(t.typ, false, emit); d.Known() {
+					if b := d.Alts()[0].Base(); b.Kind == typ.Class && b.Dims == 0 {
+						r.emit(fact.RefMixin, b.Name, ln, typ.Desc{}, "")
+					}
 				}
 			}
 		}
@@ -152,13 +155,13 @@ func (r *refWalker) classBody(body *sitter.Node, fq string) {
 }
 
 func (r *refWalker) property(m *sitter.Node, fq string) {
-	d := ""
+	var d typ.Desc
 	// declared: the property states a type (maybe one naming no class), so
 	// what methods assign to it does not type it
 	declared := false
 	if t := m.ChildByFieldName("type"); t != nil {
 		declared = true
-		d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+		d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, typ.Desc{}, "") })
 	}
 	ln := line(m.StartPosition())
 	if doc, dl := r.docBefore(m); doc != "" {
@@ -169,7 +172,7 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 			if t.tag == "var" {
 				declared = true
 				dd := r.docType(t.typ, false, r.docRefs(dl+t.line))
-				d = union(d, dd)
+				d = typ.Union(d, dd)
 			}
 		}
 	}
@@ -194,43 +197,24 @@ func (r *refWalker) property(m *sitter.Node, fq string) {
 	}
 }
 
-// union joins two descriptors, dropping duplicates.
-func union(a, b string) string {
-	if a == "" {
-		return b
-	}
-	if b == "" || a == b {
-		return a
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range append(splitTop(a, '|'), splitTop(b, '|')...) {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return strings.Join(out, "|")
-}
-
 func (r *refWalker) traitUse(m *sitter.Node) {
 	for _, c := range r.named(m) {
 		switch {
 		case isNameKind(c.Kind()):
-			r.emitN(fact.RefUsesTrait, c, r.sc.class(r.text(c)), "", "")
+			r.emitN(fact.RefUsesTrait, c, r.sc.class(r.text(c)), typ.Desc{}, "")
 		case c.Kind() == "use_list":
 			for _, cl := range r.named(c) {
 				kids := r.named(cl)
 				if len(kids) == 0 {
 					continue
 				}
-				target := ""
+				target := "" // the method the alias renames: `\T::m` or `m`
 				method := ""
 				if kids[0].Kind() == "class_constant_access_expression" {
 					parts := r.named(kids[0])
 					if len(parts) == 2 {
 						tfq := r.sc.class(r.text(parts[0]))
-						r.emitN(fact.RefClassName, parts[0], tfq, "", "")
+						r.emitN(fact.RefClassName, parts[0], tfq, typ.Desc{}, "")
 						method = r.text(parts[1])
 						target = `\` + tfq + "::" + method
 					}
@@ -242,14 +226,16 @@ func (r *refWalker) traitUse(m *sitter.Node) {
 				case "use_instead_of_clause":
 					for _, k := range kids[1:] {
 						if isNameKind(k.Kind()) {
-							r.emitN(fact.RefClassName, k, r.sc.class(r.text(k)), "", "")
+							r.emitN(fact.RefClassName, k, r.sc.class(r.text(k)), typ.Desc{}, "")
 						}
 					}
-					r.emit(fact.RefTraitAlias, method, line(cl.StartPosition()), target, "")
+					r.emit(fact.RefTraitAlias, method, line(cl.StartPosition()), typ.Desc{}, "")
+					r.refs[len(r.refs)-1].Alias = target
 				case "use_as_clause":
 					last := kids[len(kids)-1]
 					if len(kids) > 1 && last.Kind() == "name" {
-						r.emit(fact.RefTraitAlias, r.text(last), line(cl.StartPosition()), target, "")
+						r.emit(fact.RefTraitAlias, r.text(last), line(cl.StartPosition()), typ.Desc{}, "")
+						r.refs[len(r.refs)-1].Alias = target
 					}
 				}
 			}
@@ -278,10 +264,10 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 	if id != "" {
 		r.from = id
 	}
-	r.env, r.pinned, r.inFunc, r.globals = map[string]string{}, map[string]int{}, true, nil
+	r.env, r.pinned, r.inFunc, r.globals = map[string]typ.Desc{}, map[string]int{}, true, nil
 	ln := line(n.StartPosition())
-	docRet := ""
-	docParams := map[string]string{}
+	var docRet typ.Desc
+	docParams := map[string]typ.Desc{}
 	if doc, dl := r.docBefore(n); doc != "" {
 		for _, t := range docTags(doc) {
 			d := r.docType(t.typ, t.tag == "return", r.docRefs(dl+t.line))
@@ -293,7 +279,7 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 					docParams[t.name] = d
 				}
 			case "global":
-				if t.name != "" && d != "" {
+				if t.name != "" && d.Known() {
 					r.env[t.name] = d
 					r.emit(fact.RefGlobal, t.name, dl+t.line, d, "")
 				}
@@ -306,11 +292,11 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 		}
 	}
 	r.params(n, docParams)
-	ret := ""
+	var ret typ.Desc
 	if t := n.ChildByFieldName("return_type"); t != nil {
-		ret = r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+		ret = r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, typ.Desc{}, "") })
 	}
-	if d := union(ret, docRet); d != "" && id != "" {
+	if d := typ.Union(ret, docRet); d.Known() && id != "" {
 		r.refs = append(r.refs, fact.Ref{Kind: fact.RefReturns, From: id, Path: r.path, Line: ln, Recv: d})
 	}
 	if b := n.ChildByFieldName("body"); b != nil {
@@ -320,7 +306,7 @@ func (r *refWalker) function(n *sitter.Node, id string) {
 }
 
 // params types the parameters of n into r.env and emits their type refs.
-func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
+func (r *refWalker) params(n *sitter.Node, docParams map[string]typ.Desc) {
 	ps := n.ChildByFieldName("parameters")
 	if ps == nil {
 		return
@@ -331,9 +317,9 @@ func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
 		default:
 			continue
 		}
-		d := ""
+		var d typ.Desc
 		if t := p.ChildByFieldName("type"); t != nil {
-			d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+			d = r.typeNode(t, false, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, typ.Desc{}, "") })
 		}
 		for _, c := range r.named(p) {
 			if c.Kind() == "attribute_list" {
@@ -348,24 +334,17 @@ func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
 			continue
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(r.text(nn), "&"), "$")
-		if dp := docParams[name]; dp != "" {
-			if p.Kind() == "variadic_parameter" {
-				d = union(d, dp)
-			} else {
-				d = union(d, dp)
-			}
+		if dp := docParams[name]; dp.Known() {
+			d = typ.Union(d, dp)
 		}
-		if p.Kind() == "variadic_parameter" && d != "" {
-			d = step(d, "") + "[]"
-			if strings.Contains(d, "|") {
-				d = ""
-			}
+		if p.Kind() == "variadic_parameter" {
+			d = d.ArrayOf() // unknown for several types
 		}
-		if d != "" {
+		if d.Known() {
 			r.env[name] = d
 		}
 		if p.Kind() == "property_promotion_parameter" && r.cls != nil && r.cls.fq != "" {
-			if p.ChildByFieldName("type") == nil && docParams[name] == "" {
+			if p.ChildByFieldName("type") == nil && !docParams[name].Known() {
 				r.untypedPromotion(p, name)
 			} else if id := r.find(fact.Property, r.cls.fq+"::$"+name, line(p.StartPosition())); id != "" {
 				r.refs = append(r.refs, fact.Ref{Kind: fact.RefPropType, From: id, Path: r.path, Line: line(p.StartPosition()), Name: name, Recv: d})
@@ -378,7 +357,7 @@ func (r *refWalker) params(n *sitter.Node, docParams map[string]string) {
 // captures and $this.
 func (r *refWalker) closure(n *sitter.Node) {
 	prevEnv := r.env
-	env := map[string]string{}
+	env := map[string]typ.Desc{}
 	if n.Kind() == "arrow_function" {
 		for k, v := range prevEnv {
 			env[k] = v
@@ -402,7 +381,7 @@ func (r *refWalker) closure(n *sitter.Node) {
 	defer func() { r.inFunc, r.globals, r.breaks = prevIn, prevGlobals, prevBreaks }()
 	r.params(n, nil)
 	if t := n.ChildByFieldName("return_type"); t != nil {
-		r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, "", "") })
+		r.typeNode(t, true, func(cfq string, nn *sitter.Node) { r.emitN(fact.RefType, nn, cfq, typ.Desc{}, "") })
 	}
 	if b := n.ChildByFieldName("body"); b != nil {
 		r.visit(b)

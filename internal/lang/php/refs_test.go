@@ -27,8 +27,14 @@ func renderRefs(res Result) string {
 		if r.Alt != "" {
 			fmt.Fprintf(&b, " alt=%s", r.Alt)
 		}
-		if r.Recv != "" {
+		if r.Recv.Known() {
 			fmt.Fprintf(&b, " recv=%s", r.Recv)
+		}
+		if r.Include != "" {
+			fmt.Fprintf(&b, " include=%s", r.Include)
+		}
+		if r.Alias != "" {
+			fmt.Fprintf(&b, " alias=%s", r.Alias)
 		}
 		fmt.Fprintf(&b, " from=%s\n", from)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ragraf/ragraf/internal/extract/sqltext"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/lang"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 // SQLSource names this extractor in edge provenance.
@@ -82,7 +83,7 @@ type domainClass struct {
 
 func newDomainWalker(path string, src []byte, decls []fact.Node) *domainWalker {
 	names := &refWalker{path: path, src: src, fileID: fact.FileNodeID(path), sc: newScope(""),
-		env: map[string]string{}, pinned: map[string]int{}, index: map[string][]int{}}
+		env: map[string]typ.Desc{}, pinned: map[string]int{}, index: map[string][]int{}}
 	return &domainWalker{path: path, src: src, fileID: fact.FileNodeID(path), names: names, decls: decls,
 		vars: map[string]*sitter.Node{}, seen: map[string]int{}}
 }

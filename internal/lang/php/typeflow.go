@@ -13,6 +13,7 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
 func (r *refWalker) assign(n *sitter.Node) {
@@ -45,7 +46,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 	}
 	name := strings.TrimPrefix(r.text(left), "$")
 	if right != nil && (!r.inFunc || r.globals[name]) {
-		if d := r.exprDesc(right); d != "" {
+		if d := r.exprDesc(right); d.Known() {
 			r.emitN(fact.RefGlobal, left, name, d, "")
 		}
 	}
@@ -56,7 +57,7 @@ func (r *refWalker) assign(n *sitter.Node) {
 		return
 	}
 	r.touch(name)
-	if d := r.exprDesc(right); d != "" {
+	if d := r.exprDesc(right); d.Known() {
 		r.env[name] = d
 	} else {
 		delete(r.env, name)
@@ -100,7 +101,7 @@ func (r *refWalker) inlineVar(n *sitter.Node) {
 				}
 			}
 		}
-		if name != "" && d != "" {
+		if name != "" && d.Known() {
 			r.env[name] = d
 			r.pinned[name] = end
 		}
@@ -117,7 +118,7 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	// branch that does not leave left in it (merge)
 	branch := func(c, body *sitter.Node) func() ending {
 		return func() ending {
-			narrowed := map[string]string{}
+			narrowed := map[string]typ.Desc{}
 			if c != nil {
 				r.instanceofs(c, narrowed)
 			}
@@ -148,7 +149,7 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 	}
 	// the path where no branch runs: `if (!$v instanceof C) { … }` without
 	// else or elseif leaves $v a C there
-	var none map[string]string
+	var none map[string]typ.Desc
 	if !hasElse {
 		none = maps.Clone(r.env)
 		if len(runs) == 1 && cond != nil {
@@ -167,7 +168,7 @@ func (r *refWalker) ifStmt(n *sitter.Node) {
 func (r *refWalker) tryStmt(n *sitter.Node) {
 	var runs []func() ending
 	var finally *sitter.Node
-	var tried map[string]string
+	var tried map[string]typ.Desc
 	for _, c := range r.named(n) {
 		switch c.Kind() {
 		case "compound_statement":
@@ -232,7 +233,7 @@ func (r *refWalker) switchStmt(n *sitter.Node) {
 			r.visit(c)
 		}
 	}
-	var none map[string]string
+	var none map[string]typ.Desc
 	if !hasDefault {
 		none = maps.Clone(r.env)
 	}
@@ -242,7 +243,7 @@ func (r *refWalker) switchStmt(n *sitter.Node) {
 // flow is the variables one way through a statement leaves, with those it
 // assigned (a variable a way leaves unknown may have been assigned so).
 type flow struct {
-	env     map[string]string
+	env     map[string]typ.Desc
 	touched map[string]bool
 }
 
@@ -250,7 +251,7 @@ type flow struct {
 // for every variable, what the branches that run out and the fall-through
 // path (nil when there is none) agree it may hold (union). A branch that
 // ends in break hands its variables to the loop or switch it leaves.
-func (r *refWalker) merge(runs []func() ending, none map[string]string) {
+func (r *refWalker) merge(runs []func() ending, none map[string]typ.Desc) {
 	before, outer := r.env, r.touched
 	var outs []flow
 	for _, run := range runs {
@@ -326,7 +327,7 @@ func (r *refWalker) loop(visit func(), mayskip bool) {
 // walkState is what a dry walk may change and must leave as it found.
 type walkState struct {
 	refs      int
-	env       map[string]string
+	env       map[string]typ.Desc
 	pinned    map[string]int
 	touched   map[string]bool
 	breaks    *[]flow
@@ -347,12 +348,12 @@ func (r *refWalker) restore(s walkState) {
 }
 
 // meet is what the ways agree a variable may hold: one type, or one of
-// several (`(!A|B)`, typed only when each is). A variable a way leaves
+// several (a strict group, typed only when each is). A variable a way leaves
 // unknown, known before or assigned there, is unknown; one unknown before
 // and not assigned on a way takes the others' types, as a walk in source
 // order did.
-func meet(before map[string]string, outs []flow) map[string]string {
-	merged := map[string]string{}
+func meet(before map[string]typ.Desc, outs []flow) map[string]typ.Desc {
+	merged := map[string]typ.Desc{}
 	keys := map[string]bool{}
 	for _, o := range outs {
 		for k := range o.env {
@@ -361,7 +362,8 @@ func meet(before map[string]string, outs []flow) map[string]string {
 	}
 	for k := range keys {
 		_, known := before[k]
-		val, typed := "", true
+		var val typ.Desc
+		typed := true
 		for _, o := range outs {
 			v, ok := o.env[k]
 			switch {
@@ -369,13 +371,13 @@ func meet(before map[string]string, outs []flow) map[string]string {
 				typed = false // this path made it unknown
 			case !ok:
 				// unknown before and untouched on this path
-			case val == "":
+			case !val.Known():
 				val = v
 			default:
 				val = either(val, v)
 			}
 		}
-		if typed && val != "" {
+		if typed && val.Known() {
 			merged[k] = val
 		}
 	}
@@ -384,16 +386,16 @@ func meet(before map[string]string, outs []flow) map[string]string {
 
 // narrowFor runs visit with the variables of narrowed narrowed, then puts
 // back the previous value of each one visit did not assign.
-func (r *refWalker) narrowFor(narrowed map[string]string, visit func()) {
-	saved := map[string]string{}
+func (r *refWalker) narrowFor(narrowed map[string]typ.Desc, visit func()) {
+	saved := map[string]typ.Desc{}
 	had := map[string]bool{}
 	for v, d := range narrowed {
-		saved[v], had[v] = r.env[v], r.env[v] != ""
+		saved[v], had[v] = r.env[v], r.env[v].Known()
 		r.env[v] = d
 	}
 	visit()
 	for v, d := range narrowed {
-		if r.env[v] != d {
+		if !r.env[v].Equal(d) {
 			continue // assigned in the branch
 		}
 		if had[v] {
@@ -406,15 +408,15 @@ func (r *refWalker) narrowFor(narrowed map[string]string, visit func()) {
 
 // narrow gives the variables of narrowed their narrowed types and returns
 // the function that puts the previous ones back.
-func (r *refWalker) narrow(narrowed map[string]string) func() {
-	saved := map[string]string{}
+func (r *refWalker) narrow(narrowed map[string]typ.Desc) func() {
+	saved := map[string]typ.Desc{}
 	for v, d := range narrowed {
 		saved[v] = r.env[v]
 		r.env[v] = d
 	}
 	return func() {
 		for v, old := range saved {
-			if old == "" {
+			if !old.Known() {
 				delete(r.env, v)
 			} else {
 				r.env[v] = old
@@ -425,32 +427,32 @@ func (r *refWalker) narrow(narrowed map[string]string) func() {
 
 // negatedInstanceof returns the narrowed variable and type of a condition
 // `!$v instanceof C` or `!($v instanceof C)`.
-func (r *refWalker) negatedInstanceof(c *sitter.Node) (string, string) {
+func (r *refWalker) negatedInstanceof(c *sitter.Node) (string, typ.Desc) {
 	for c.Kind() == "parenthesized_expression" && c.NamedChildCount() == 1 {
 		c = c.NamedChild(0)
 	}
 	if c.Kind() != "unary_op_expression" {
-		return "", ""
+		return "", typ.Desc{}
 	}
 	op, arg := c.ChildByFieldName("operator"), c.ChildByFieldName("argument")
 	if op == nil || arg == nil || r.text(op) != "!" {
-		return "", ""
+		return "", typ.Desc{}
 	}
-	m := map[string]string{}
+	m := map[string]typ.Desc{}
 	for arg.Kind() == "parenthesized_expression" && arg.NamedChildCount() == 1 {
 		arg = arg.NamedChild(0)
 	}
 	if arg.Kind() != "binary_expression" {
-		return "", ""
+		return "", typ.Desc{}
 	}
 	if o := arg.ChildByFieldName("operator"); o == nil || fact.Lower(r.text(o)) != "instanceof" {
-		return "", ""
+		return "", typ.Desc{}
 	}
 	r.instanceofs(arg, m)
 	for v, d := range m {
 		return v, d
 	}
-	return "", ""
+	return "", typ.Desc{}
 }
 
 // narrowKey names what an instanceof test can narrow: a variable, or a
@@ -469,7 +471,7 @@ func (r *refWalker) narrowKey(e *sitter.Node) string {
 }
 
 // instanceofs collects `$v instanceof C` conjuncts of a condition.
-func (r *refWalker) instanceofs(c *sitter.Node, out map[string]string) {
+func (r *refWalker) instanceofs(c *sitter.Node, out map[string]typ.Desc) {
 	switch c.Kind() {
 	case "parenthesized_expression":
 		if k := r.named(c); len(k) == 1 {
@@ -492,7 +494,7 @@ func (r *refWalker) instanceofs(c *sitter.Node, out map[string]string) {
 		case "instanceof":
 			if l != nil && rt != nil && isNameKind(rt.Kind()) {
 				if v, fq := r.narrowKey(l), r.classRef(rt); v != "" && fq != "" {
-					out[v] = `\` + fq
+					out[v] = typ.NewClass(fq)
 				}
 			}
 		}
@@ -522,7 +524,7 @@ func (r *refWalker) foreach(n *sitter.Node) {
 			name := strings.TrimPrefix(r.text(v), "$")
 			if ln, ok := r.pinned[name]; !ok || ln < line(n.StartPosition())-1 {
 				r.touch(name)
-				if e := step(d, "*"); e != "" {
+				if e := step(d, typ.Step{Kind: typ.Elem}); e.Known() {
 					r.env[name] = e
 				} else {
 					delete(r.env, name)

@@ -1,12 +1,7 @@
 // This file turns PHP type syntax (declared types and PHPDoc types) into the
-// type descriptors that package resolve evaluates, and reads the PHPDoc tags
-// that carry types. Only type names leave this file, never docblock prose (FT-9).
-//
-// A descriptor is `alt|alt…`; an alt is a base followed by steps:
-//
-//	base: \Fq\Class | \Fq\Class[] (array of) | static | @\ns\f[,\f] (result of a function) | (descriptor)
-//	      | $x (global variable) | (!descriptor) (one of its alternatives, typed only if each of them is)
-//	step: ->m() method result | ->p property | ::m() static method result | ::$p static property | * element of an iterable
+// type descriptors (package typ) that package resolve evaluates, and reads
+// the PHPDoc tags that carry types. Only type names leave this file, never
+// docblock prose (FT-9).
 
 package php
 
@@ -16,16 +11,18 @@ import (
 	sitter "github.com/ragraf/ragraf/internal/lang/syntax"
 
 	"github.com/ragraf/ragraf/internal/fact"
+	"github.com/ragraf/ragraf/internal/typ"
 )
 
-// maxDesc bounds descriptor length; longer chains are left untyped.
+// maxDesc bounds the length of a descriptor's text; longer chains are left
+// untyped.
 const maxDesc = 400
 
 // typeNode converts a declared type to a descriptor and reports each class it
 // names (for type-hint refs) through emit. inReturn keeps self/static as
 // `static` so the resolver can bind them to the receiver.
-func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string, n *sitter.Node)) string {
-	var alts []string
+func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string, n *sitter.Node)) typ.Desc {
+	var alts []typ.Desc
 	var visit func(t *sitter.Node)
 	visit = func(t *sitter.Node) {
 		switch t.Kind() {
@@ -38,14 +35,14 @@ func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string,
 			switch fact.Lower(name) {
 			case "self", "static":
 				if inReturn {
-					alts = append(alts, "static")
+					alts = append(alts, typ.NewStatic())
 				} else if r.cls != nil && r.cls.fq != "" {
-					alts = append(alts, `\`+r.cls.fq)
+					alts = append(alts, typ.NewClass(r.cls.fq))
 				}
 				return
 			case "parent":
 				if r.cls != nil && r.cls.parent != "" {
-					alts = append(alts, `\`+r.cls.parent)
+					alts = append(alts, typ.NewClass(r.cls.parent))
 				}
 				return
 			}
@@ -53,7 +50,7 @@ func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string,
 				return
 			}
 			fq := r.sc.class(name)
-			alts = append(alts, `\`+fq)
+			alts = append(alts, typ.NewClass(fq))
 			if emit != nil {
 				emit(fq, nn)
 			}
@@ -66,7 +63,7 @@ func (r *refWalker) typeNode(t *sitter.Node, inReturn bool, emit func(fq string,
 		}
 	}
 	visit(t)
-	return strings.Join(alts, "|")
+	return typ.Join(alts...)
 }
 
 // docTag is one typed PHPDoc tag.
@@ -200,14 +197,14 @@ func splitTop(s string, sep byte) []string {
 // docType converts a PHPDoc type to a descriptor; classes it names are passed
 // to emit, and class constants as `Class::NAME` (docRefs). Generic containers
 // contribute themselves and `Elem[]`.
-func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) string {
-	var alts []string
+func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) typ.Desc {
+	var alts []typ.Desc
 	for _, a := range splitTop(strings.TrimSpace(t), '|') {
 		for _, b := range splitTop(a, '&') {
-			alts = append(alts, r.docAlt(strings.TrimSpace(b), inReturn, emit)...)
+			alts = append(alts, r.docAlt(strings.TrimSpace(b), inReturn, emit))
 		}
 	}
-	return strings.Join(alts, "|")
+	return typ.Join(alts...)
 }
 
 // docRefs returns the emit function of docType for a tag at line ln: a
@@ -216,10 +213,10 @@ func (r *refWalker) docType(t string, inReturn bool, emit func(fq string)) strin
 func (r *refWalker) docRefs(ln int) func(string) {
 	return func(fq string) {
 		if cls, name, ok := strings.Cut(fq, "::"); ok {
-			r.emit(fact.RefClassConst, name, ln, `\`+cls, "")
+			r.emit(fact.RefClassConst, name, ln, typ.NewClass(cls), "")
 			return
 		}
-		r.emit(fact.RefDocType, fq, ln, "", "")
+		r.emit(fact.RefDocType, fq, ln, typ.Desc{}, "")
 	}
 }
 
@@ -238,37 +235,36 @@ func topIndex(s string, c byte) int {
 // `Foo[][]`); deeper ones are left untyped.
 const maxNesting = 3
 
-// nesting counts the trailing `[]` of a descriptor alternative.
-func nesting(d string) int {
-	n := 0
-	for strings.HasSuffix(d, "[]") {
-		d, n = d[:len(d)-2], n+1
+// arraysOf describes arrays of each alternative of d: a class or array of
+// one not nested maxNesting deep; `static` and deeper arrays are dropped.
+// limit false lets any depth through, as `(A|B)[]` does.
+func arraysOf(d typ.Desc, limit bool) typ.Desc {
+	var out []typ.Desc
+	for _, a := range d.Alts() {
+		if a.IsStatic() || limit && a.Dims() >= maxNesting {
+			continue
+		}
+		out = append(out, a.Desc().ArrayOf())
 	}
-	return n
+	return typ.Join(out...)
 }
 
-func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []string {
+// docAlt describes one alternative of a PHPDoc type (which may describe
+// several: a type alias, a generic container).
+func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) typ.Desc {
 	a = strings.TrimPrefix(a, "?")
 	if a == "" {
-		return nil
+		return typ.Desc{}
 	}
 	if strings.HasPrefix(a, "(") && strings.HasSuffix(a, ")[]") {
-		var out []string
+		var out []typ.Desc
 		for _, x := range splitTop(a[1:len(a)-3], '|') {
-			for _, d := range r.docAlt(strings.TrimSpace(x), inReturn, emit) {
-				out = append(out, d+"[]")
-			}
+			out = append(out, arraysOf(r.docAlt(strings.TrimSpace(x), inReturn, emit), false))
 		}
-		return out
+		return typ.Join(out...)
 	}
 	if strings.HasSuffix(a, "[]") {
-		var out []string
-		for _, d := range r.docAlt(a[:len(a)-2], inReturn, emit) {
-			if d != "static" && nesting(d) < maxNesting {
-				out = append(out, d+"[]")
-			}
-		}
-		return out
+		return arraysOf(r.docAlt(a[:len(a)-2], inReturn, emit), true)
 	}
 	if k := strings.IndexByte(a, '<'); k > 0 && strings.HasSuffix(a, ">") {
 		base := a[:k]
@@ -278,19 +274,12 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 			// `$class::NAME` reach T's members, as on a T
 			return r.docAlt(strings.TrimSpace(args[0]), inReturn, emit)
 		}
-		var out []string
+		var out typ.Desc
 		if !builtinTypes[fact.Lower(base)] {
-			out = append(out, r.docAlt(base, inReturn, emit)...)
+			out = r.docAlt(base, inReturn, emit)
 		}
 		last := strings.TrimSpace(args[len(args)-1])
-		if el := r.docType(last, inReturn, emit); el != "" {
-			for _, d := range strings.Split(el, "|") {
-				if d != "static" && nesting(d) < maxNesting {
-					out = append(out, d+"[]")
-				}
-			}
-		}
-		return out
+		return typ.Join(out, arraysOf(r.docType(last, inReturn, emit), true))
 	}
 	if k := strings.IndexByte(a, '{'); k > 0 && strings.HasSuffix(a, "}") && shapeBases[fact.Lower(a[:k])] {
 		// `array{key: Foo, 1: Bar[]}`: the classes it names are referenced;
@@ -301,7 +290,7 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 			}
 			r.docType(strings.TrimSpace(part), inReturn, emit)
 		}
-		return nil
+		return typ.Desc{}
 	}
 	if cls, name, ok := strings.Cut(a, "::"); ok && validName(cls) && validName(name) {
 		// `Foo::BAR` (a literal type): the constant's value, no object
@@ -315,48 +304,45 @@ func (r *refWalker) docAlt(a string, inReturn bool, emit func(fq string)) []stri
 			emit(fq)
 			emit(fq + "::" + name)
 		}
-		return nil
+		return typ.Desc{}
 	}
 	if strings.ContainsAny(a, "{}()<>'\" :=-") && !strings.HasPrefix(a, "$") {
-		return nil
+		return typ.Desc{}
 	}
 	switch fact.Lower(a) {
 	case "self", "static", "$this":
 		if inReturn {
-			return []string{"static"}
+			return typ.NewStatic()
 		}
 		if r.cls != nil && r.cls.fq != "" {
-			return []string{`\` + r.cls.fq}
+			return typ.NewClass(r.cls.fq)
 		}
-		return nil
+		return typ.Desc{}
 	case "parent":
 		if r.cls != nil && r.cls.parent != "" {
-			return []string{`\` + r.cls.parent}
+			return typ.NewClass(r.cls.parent)
 		}
-		return nil
+		return typ.Desc{}
 	}
 	if body, ok := r.cls.alias(a); ok {
 		// a type alias: its type, and no reference here (its definition
 		// references the classes it names)
 		if body == "" || r.aliasDepth >= maxAliasDepth {
-			return nil
+			return typ.Desc{}
 		}
 		r.aliasDepth++
 		d := r.docType(body, inReturn, nil)
 		r.aliasDepth--
-		if d == "" {
-			return nil
-		}
-		return strings.Split(d, "|")
+		return d
 	}
 	if builtinTypes[fact.Lower(a)] || !validName(a) {
-		return nil
+		return typ.Desc{}
 	}
 	fq := r.sc.class(a)
 	if emit != nil {
 		emit(fq)
 	}
-	return []string{`\` + fq}
+	return typ.NewClass(fq)
 }
 
 // maxAliasDepth bounds type aliases defined by other aliases.
@@ -431,7 +417,7 @@ func (r *refWalker) typeAliases(ctx *classCtx, doc string, dl int) {
 	// references once every alias is known: one alias may use another
 	for _, d := range defs {
 		if d.from != "" {
-			r.emit(fact.RefDocType, r.sc.class(d.from), dl+d.line, "", "")
+			r.emit(fact.RefDocType, r.sc.class(d.from), dl+d.line, typ.Desc{}, "")
 			continue
 		}
 		r.docType(d.body, false, func(fq string) {
@@ -473,19 +459,11 @@ func validName(s string) bool {
 	return true
 }
 
-// paren wraps a descriptor with alternatives so steps apply to all of them.
-func paren(d string) string {
-	if strings.IndexByte(d, '|') >= 0 {
-		return "(" + d + ")"
+// step appends a step to a descriptor; the result is unknown when d is or
+// when d's text and the step's would be longer than maxDesc.
+func step(d typ.Desc, s typ.Step) typ.Desc {
+	if d.Len()+len(s.String()) > maxDesc {
+		return typ.Desc{}
 	}
-	return d
-}
-
-// step appends a step to a descriptor, or returns "" when d is unknown or the
-// result would be too long.
-func step(d, s string) string {
-	if d == "" || len(d)+len(s) > maxDesc {
-		return ""
-	}
-	return paren(d) + s
+	return d.Then(s)
 }

@@ -169,7 +169,7 @@ func (x *extraction) facts() lang.Facts {
 			}
 		}
 		f.Refs = append(f.Refs, fact.Ref{Kind: u.kind, From: from, Path: x.path, Line: u.line, Col: u.col,
-			Name: u.name, Recv: u.recv, Alt: u.alt})
+			Name: u.name, Qualifier: u.recv, Alt: u.alt})
 	}
 	return f
 }
