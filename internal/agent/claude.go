@@ -17,8 +17,8 @@ func claudeEdits() []edit {
 		{path: ".mcp.json", fn: jsonEntry([]string{"mcpServers", "ragraf"}, func(c editCtx) any {
 			return obj{{"type", "stdio"}, {"command", c.command}, {"args", []string{"mcp"}}}
 		})},
-		{path: ".claude/settings.json", fn: hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --format claude", 10)},
-		{path: ".claude/settings.json", fn: hookEntry([]string{"hooks", "PostToolUse"}, "post-edit", "Edit|Write|MultiEdit", "hook post-edit --format claude", 10)},
+		{path: ".claude/settings.json", fn: hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --agent claude", 10)},
+		{path: ".claude/settings.json", fn: hookEntry([]string{"hooks", "PostToolUse"}, "post-edit", "Edit|Write|MultiEdit", "hook post-edit --agent claude", 10)},
 		{path: ".claude/skills/ragraf/SKILL.md", fn: wholeFile(skillText)},
 		{path: "CLAUDE.md", fn: func(cur []byte, _ bool, ctx editCtx) ([]byte, error) {
 			// a CLAUDE.md that is AGENTS.md (a symlink either way) gets AGENTS.md's block, not an import of itself

@@ -18,8 +18,8 @@ const codexTable = "mcp_servers.ragraf"
 func codexEdits() []edit {
 	return []edit{
 		{path: ".codex/config.toml", fn: codexConfig},
-		{path: ".codex/hooks.json", fn: hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --format codex", 10)},
-		{path: ".codex/hooks.json", fn: hookEntry([]string{"hooks", "PostToolUse"}, "post-edit", "apply_patch|Edit|Write", "hook post-edit --format codex", 10)},
+		{path: ".codex/hooks.json", fn: hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --agent codex", 10)},
+		{path: ".codex/hooks.json", fn: hookEntry([]string{"hooks", "PostToolUse"}, "post-edit", "apply_patch|Edit|Write", "hook post-edit --agent codex", 10)},
 	}
 }
 

@@ -16,7 +16,7 @@ func cursorEdits() []edit {
 	}
 }
 
-// cursorHook adds {"command": "ragraf hook <name> --format cursor"} to
+// cursorHook adds {"command": "ragraf hook <name> --agent cursor"} to
 // hooks.<event>; a new file starts with "version": 1.
 func cursorHook(event, name string) func([]byte, bool, editCtx) ([]byte, error) {
 	return func(cur []byte, exists bool, ctx editCtx) ([]byte, error) {
@@ -38,7 +38,7 @@ func cursorHook(event, name string) func([]byte, bool, editCtx) ([]byte, error) 
 		} else if d.root == nil {
 			cur = []byte("{\n  \"version\": 1,\n  \"hooks\": {}\n}\n")
 		}
-		return appendJSON(cur, []string{"hooks", event}, obj{{"command", prefix + " --format cursor"}}, owns)
+		return appendJSON(cur, []string{"hooks", event}, obj{{"command", prefix + " --agent cursor"}}, owns)
 	}
 }
 

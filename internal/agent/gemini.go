@@ -15,9 +15,9 @@ func geminiEdits() []edit {
 		{path: ".gemini/settings.json", fn: geminiContext},
 		{path: ".gemini/settings.json", fn: func(cur []byte, exists bool, ctx editCtx) ([]byte, error) {
 			// Gemini's hook timeouts are milliseconds, and its hook stdout must be JSON only
-			return hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --format gemini", 10000)(cur, exists, ctx)
+			return hookEntry([]string{"hooks", "SessionStart"}, "session-start", "", "hook session-start --agent gemini", 10000)(cur, exists, ctx)
 		}},
-		{path: ".gemini/settings.json", fn: hookEntry([]string{"hooks", "AfterTool"}, "post-edit", "write_file|replace", "hook post-edit --format gemini", 10000)},
+		{path: ".gemini/settings.json", fn: hookEntry([]string{"hooks", "AfterTool"}, "post-edit", "write_file|replace", "hook post-edit --agent gemini", 10000)},
 	}
 }
 

@@ -50,7 +50,7 @@ func TestFT25_CLIDriftLifecycle(t *testing.T) {
 	r = run(t, root, "query", "outline", "--path", "src/Cart.php", "--format", "text")
 	marked := false
 	for _, ln := range strings.Split(r.stdout, "\n") {
-		marked = marked || strings.Contains(ln, "Shop\\Cart::total") && strings.Contains(ln, "STALE (modify)")
+		marked = marked || strings.Contains(ln, "  total  method") && strings.Contains(ln, "stale")
 	}
 	if r.code != 0 || !marked {
 		t.Fatalf("outline after edit: total() not marked: %d %q", r.code, r.stdout)

@@ -77,7 +77,7 @@ func newHookCmd(io IO, g *globalOptions) *cobra.Command {
 		Use:   "session-start",
 		Short: "Detect drift and print a summary for an agent's session-start hook",
 		Long: "Compare the working tree with the index, record what changed, and print the revision, its age,\n" +
-			"a moved git HEAD and the drift, as the agent's hook output (--format claude, codex, gemini, cursor or text).\n" +
+			"a moved git HEAD and the drift, as the agent's hook output (--agent claude, codex, gemini, cursor or text).\n" +
 			"Always exits 0.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -85,21 +85,30 @@ func newHookCmd(io IO, g *globalOptions) *cobra.Command {
 		},
 	}
 	start.Flags().BoolVar(&opts.JSON, "json", false, "print the ledger envelope instead of the summary")
-	start.Flags().StringVar(&opts.Format, "format", "text", "output: claude, codex, gemini, cursor or text")
+	agentFlag(start, &opts.Format, "text", "output shape: claude, codex, gemini, cursor or text")
 	edit := &cobra.Command{
 		Use:   "post-edit",
 		Short: "Record an agent's file edit and print the definitions it touched and their callers",
 		Long: "Read a PostToolUse hook's input (tool_input.file_path, or an apply_patch patch), check the edited\n" +
 			"files against the index so the edit is in the drift ledger, and print the touched definitions and their\n" +
-			"stated callers as the agent's hook output (--format claude, codex or text). Always exits 0.",
+			"stated callers as the agent's hook output (--agent claude, codex or text). Always exits 0.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return hookPostEditRun(cmd.Context(), opts)
 		},
 	}
-	edit.Flags().StringVar(&opts.Format, "format", "claude", "output: claude, codex, gemini (AfterTool), cursor or text")
+	agentFlag(edit, &opts.Format, "claude", "output shape: claude, codex, gemini (AfterTool), cursor or text")
 	cmd.AddCommand(start, edit)
 	return cmd
+}
+
+// agentFlag adds --agent, the agent whose hook output shape is printed, and
+// --format, its former name, still read (hidden: configs written before the
+// rename call it, and a hook must not print notes into the agent's session).
+func agentFlag(cmd *cobra.Command, v *string, def, usage string) {
+	cmd.Flags().StringVar(v, "agent", def, usage)
+	cmd.Flags().StringVar(v, "format", def, "former name of --agent")
+	_ = cmd.Flags().MarkHidden("format")
 }
 
 // readHookInput reads the hook's stdin JSON; nothing, or anything that is

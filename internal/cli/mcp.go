@@ -24,6 +24,7 @@ type mcpOptions struct {
 	Global *globalOptions
 	HTTP   string
 	Idle   time.Duration
+	Format string
 }
 
 func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
@@ -37,6 +38,7 @@ func newMCPCmd(io IO, g *globalOptions) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio")
+	cmd.Flags().StringVar(&opts.Format, "format", "text", "answers' encoding when a call names none: text (compact lines for a model) or json (the envelope, also as structured content)")
 	cmd.Flags().DurationVar(&opts.Idle, "session-idle", mcpserver.DefaultSessionIdle, "with --http: close a session that sends no request for this long")
 	return cmd
 }
@@ -60,9 +62,9 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 		return err
 	}
 	defer svc.Close()
-	srv, err := mcpserver.New(svc, mcpserver.Options{Version: version.Version, Logger: log})
+	srv, err := mcpserver.New(svc, mcpserver.Options{Version: version.Version, Logger: log, Format: opts.Format})
 	if err != nil {
-		return err
+		return &usageError{err}
 	}
 	ctx := cmd.Context()
 	if opts.HTTP == "" {

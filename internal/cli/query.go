@@ -1,8 +1,9 @@
 // This file defines `ragraf query <op>`: one facade operation with JSON
 // arguments (--args) or flags, printing the same JSON as the MCP tool's
-// result (FT-22), or a readable table with --format text. The answer is
-// detailed unless --format concise (or "format":"concise" in --args) asks for
-// the concise shape, the MCP default.
+// result with "format":"json" (FT-22), or with --format text the compact
+// lines the MCP tool returns by default (facade.RenderText). --detail
+// concise or detailed picks the answer's shape; JSON is detailed unless asked,
+// text concise, as in MCP.
 
 package cli
 
@@ -10,19 +11,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ragraf/ragraf/internal/facade"
+	"github.com/ragraf/ragraf/internal/mcpserver"
 )
 
 type queryOptions struct {
 	IO     IO
 	Global *globalOptions
 	Args   string
-	Format string
+	Format string // json or text (concise and detailed: the former spelling of Detail)
+	Detail string
 	// flag forms of common arguments; only the ones given are sent
 	Name, QName, ID, Path, Kind, Query, Mode, Cursor, Base, Head string
 	Depth, Limit, Budget, Line                                   int
@@ -41,7 +43,8 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 		Use:   "query <op>",
 		Short: "Run one operation and print its answer envelope",
 		Long: "Run one operation (" + strings.Join(names, ", ") + ") and print the answer envelope as JSON,\n" +
-			"the answer the MCP tool ragraf_<op> returns for the same format (detailed here, concise by default in MCP).\n\n" +
+			"the answer the MCP tool ragraf_<op> returns with format json (detailed here unless --detail concise), or with\n" +
+			"--format text the compact lines MCP answers by default. ragraf query OP --help lists OP's arguments.\n\n" +
 			"  ragraf query symbol --name Cart\n" +
 			"  ragraf query references --args '{\"qname\":\"App\\\\Cart::addItem\",\"limit\":10}'\n" +
 			"  ragraf query context --path src/Cart.php --line 14 --budget-tokens 2000\n" +
@@ -52,9 +55,28 @@ func newQueryCmd(io IO, g *globalOptions) *cobra.Command {
 			return queryRun(cmd, opts, args[0])
 		},
 	}
+	help := cmd.HelpFunc()
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		// `ragraf query OP --help` documents OP's arguments
+		for _, a := range args {
+			for _, o := range append(facade.Ops(), facade.DriftOps()...) {
+				if o.Name != a {
+					continue
+				}
+				text, err := mcpserver.Help(o)
+				if err != nil {
+					break
+				}
+				fmt.Fprintf(c.OutOrStdout(), "Usage: ragraf query %s [--args JSON] [flags]\n\n%s\nSee ragraf query --help for the flags.\n", o.Name, text)
+				return
+			}
+		}
+		help(c, args)
+	})
 	f := cmd.Flags()
 	f.StringVar(&opts.Args, "args", "", "arguments as one JSON object")
-	f.StringVar(&opts.Format, "format", "json", "output: json (detailed answer), concise (JSON, ids, path:line, kind and one name per item) or text")
+	f.StringVar(&opts.Format, "format", "json", "encoding: json (the answer envelope) or text (compact lines, as MCP answers by default)")
+	f.StringVar(&opts.Detail, "detail", "", "answer shape: concise (path:line, name, kind per item; the default with --format text) or detailed (the default with --format json)")
 	f.StringVar(&opts.Name, "name", "", "name argument")
 	f.StringVar(&opts.QName, "qname", "", "qname argument")
 	f.StringVar(&opts.ID, "id", "", "id argument")
@@ -107,17 +129,32 @@ func queryArgs(cmd *cobra.Command, opts *queryOptions) ([]byte, error) {
 	set("head", "head", opts.Head)
 	set("data", "data", opts.Data)
 	set("control", "control", opts.Control)
-	if opts.Format == facade.FormatConcise || opts.Format == facade.FormatDetailed {
-		m["format"] = opts.Format
+	if opts.Detail != "" {
+		m["detail"] = opts.Detail
+	} else if _, ok := m["detail"]; !ok && opts.Format == "text" {
+		if f, _ := m["format"].(string); f != facade.FormatConcise && f != facade.FormatDetailed {
+			m["detail"] = facade.FormatConcise
+		}
 	}
 	return json.Marshal(m)
 }
 
 func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
 	switch opts.Format {
-	case "json", "text", facade.FormatConcise, facade.FormatDetailed:
+	case facade.FormatJSON, facade.FormatText:
+	case facade.FormatConcise, facade.FormatDetailed:
+		fmt.Fprintf(opts.IO.Err, "ragraf: --format %s is deprecated, use --detail %s\n", opts.Format, opts.Format)
+		if opts.Detail == "" {
+			opts.Detail = opts.Format
+		}
+		opts.Format = facade.FormatJSON
 	default:
-		return &usageError{fmt.Errorf("--format must be json, concise, detailed or text, got %q", opts.Format)}
+		return &usageError{fmt.Errorf("--format must be json or text, got %q", opts.Format)}
+	}
+	switch opts.Detail {
+	case "", facade.FormatConcise, facade.FormatDetailed:
+	default:
+		return &usageError{fmt.Errorf("--detail must be concise or detailed, got %q", opts.Detail)}
 	}
 	root, _, err := opts.Global.project()
 	if err != nil {
@@ -136,8 +173,9 @@ func queryRun(cmd *cobra.Command, opts *queryOptions, op string) error {
 	if err != nil {
 		return printQueryError(opts.IO, err)
 	}
-	if opts.Format == "text" {
-		return renderText(opts.IO.Out, env)
+	if opts.Format == facade.FormatText {
+		_, err := io.WriteString(opts.IO.Out, facade.RenderText(env))
+		return err
 	}
 	b, err := facade.EncodeJSON(env)
 	if err != nil {
@@ -152,109 +190,4 @@ func printQueryError(io IO, err error) error {
 	b, _ := facade.EncodeJSON(facade.ErrorBody{Error: fe})
 	_, _ = io.Out.Write(b)
 	return fe
-}
-
-// renderText prints an envelope as a header and one table per list of facts
-// in the result: place, kind and name of each row.
-func renderText(w io.Writer, env *facade.Envelope) error {
-	b, err := json.Marshal(env.Result)
-	if err != nil {
-		return err
-	}
-	var res map[string]any
-	if err := json.Unmarshal(b, &res); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s  %s  provenance %s  returned %d of %d", env.Op, env.IndexRev, env.Provenance, env.Limits.Returned, env.Limits.Total)
-	if env.Limits.Truncated {
-		fmt.Fprintf(w, "  next --cursor %s", env.Limits.Cursor)
-	}
-	fmt.Fprintln(w)
-	if env.NotFound {
-		fmt.Fprintln(w, "not found")
-		for _, s := range env.Suggest {
-			a, _ := json.Marshal(s.Args)
-			fmt.Fprintf(w, "  try %s %s: %s\n", s.Op, a, s.Why)
-		}
-	}
-	for _, sw := range env.StaleWarnings {
-		fmt.Fprintf(w, "stale: %s (%s)\n", sw.Path, sw.Kind)
-	}
-	if t, ok := res["text"].(string); ok && t != "" {
-		fmt.Fprint(w, t)
-		if !strings.HasSuffix(t, "\n") {
-			fmt.Fprintln(w)
-		}
-	}
-	renderLists(w, "", res)
-	return nil
-}
-
-func renderLists(w io.Writer, prefix string, v map[string]any) {
-	for _, k := range sortedMapKeys(v) {
-		switch x := v[k].(type) {
-		case []any:
-			if len(x) == 0 {
-				continue
-			}
-			if _, ok := x[0].(map[string]any); !ok {
-				continue
-			}
-			fmt.Fprintf(w, "\n%s%s:\n", prefix, k)
-			for _, it := range x {
-				m := it.(map[string]any)
-				fmt.Fprintf(w, "  %s\n", row(m))
-				if kids, ok := m["children"].([]any); ok {
-					for _, c := range kids {
-						if cm, ok := c.(map[string]any); ok {
-							fmt.Fprintf(w, "    %s\n", row(cm))
-						}
-					}
-				}
-			}
-		case map[string]any:
-			if k == "score" || k == "from" || k == "target" {
-				continue
-			}
-			renderLists(w, prefix+k+".", x)
-		}
-	}
-}
-
-func row(m map[string]any) string {
-	place := str(m["path"])
-	if l, ok := m["line"].(float64); ok {
-		place += fmt.Sprintf(":%d", int(l))
-	}
-	cols := []string{fmt.Sprintf("%-40s", place)}
-	for _, k := range []string{"kind", "relation", "provenance", "qname", "signature"} {
-		if s := str(m[k]); s != "" {
-			cols = append(cols, s)
-		}
-	}
-	if f, ok := m["from"].(map[string]any); ok {
-		cols = append(cols, "in "+str(f["qname"]))
-	}
-	if st, ok := m["stale"].(map[string]any); ok {
-		mark := "STALE (" + str(st["kind"])
-		if via := str(st["via"]); via != "" {
-			mark += " at " + via
-		}
-		cols = append(cols, mark+")")
-	}
-	return strings.Join(cols, "  ")
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -433,5 +433,9 @@ func (s *Service) CallDrift(ctx context.Context, name string, args []byte) (*Env
 			return o.run(ctx, s, args)
 		}
 	}
-	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown operation %q", name)}
+	var names []string
+	for _, o := range append(Ops(), DriftOps()...) {
+		names = append(names, o.Name)
+	}
+	return nil, &Error{Code: ErrUnknownOp, Message: fmt.Sprintf("unknown operation %q; the operations are %s", name, strings.Join(names, ", "))}
 }

@@ -17,28 +17,42 @@ import (
 	"strings"
 )
 
-// Answer formats.
+// Answer details (the argument detail) and encodings (the argument format).
+// The facade builds the detail asked for; the encoding is the transport's:
+// text is the compact lines of RenderText, json the envelope.
 const (
 	FormatConcise  = "concise"
 	FormatDetailed = "detailed"
+	FormatText     = "text"
+	FormatJSON     = "json"
 )
 
-// Output is the answer-shape argument every operation embeds.
+// Output is the answer-shape arguments every operation embeds.
 type Output struct {
-	Format string `json:"format,omitempty" jsonschema:"concise (ids, path:line, kind, one name per item) or detailed (signatures, containers, evidence chains)"`
+	Detail string `json:"detail,omitempty" jsonschema:"concise (one line per item: path:line, name, kind) or detailed (signatures, containers, evidence chains)"`
+	Format string `json:"format,omitempty" jsonschema:"text (compact lines) or json (the answer envelope)"`
 }
 
-func (o Output) outputFormat() string { return o.Format }
+func (o Output) output() Output { return o }
 
 // formatted is an argument struct that embeds Output.
-type formatted interface{ outputFormat() string }
+type formatted interface{ output() Output }
 
 // conciser is a result with a concise form.
 type conciser interface{ concise() any }
 
-// checkFormat validates a format; empty is detailed.
-func checkFormat(f string) (string, error) {
-	return checkEnum("format", f, FormatDetailed, FormatConcise, FormatDetailed)
+// checkFormat validates the output arguments and returns the detail; empty
+// is detailed. format "concise" or "detailed" is the former spelling of
+// detail and still read as it.
+func checkFormat(o Output) (string, error) {
+	if _, err := checkEnum("format", o.Format, "", FormatText, FormatJSON, FormatConcise, FormatDetailed); err != nil {
+		return "", err
+	}
+	d := o.Detail
+	if d == "" && (o.Format == FormatConcise || o.Format == FormatDetailed) {
+		d = o.Format
+	}
+	return checkEnum("detail", d, FormatDetailed, FormatConcise, FormatDetailed)
 }
 
 // applyFormat replaces env's result by its concise form when asked for and
@@ -186,6 +200,7 @@ func briefSymbols(ss []Symbol) []Brief {
 // the one fact a lookup is usually for.
 type SymbolBrief struct {
 	Brief
+	EndLine   int    `json:"end_line,omitempty"` // the definition's last line, beyond its first
 	Signature string `json:"signature,omitempty"`
 }
 
@@ -197,7 +212,11 @@ type SymbolConcise struct {
 func (r SymbolResult) concise() any {
 	out := SymbolConcise{Symbols: make([]SymbolBrief, 0, len(r.Symbols))}
 	for _, s := range r.Symbols {
-		out.Symbols = append(out.Symbols, SymbolBrief{Brief: briefSymbol(s), Signature: s.Signature})
+		sb := SymbolBrief{Brief: briefSymbol(s), Signature: s.Signature}
+		if s.EndLine > s.Line {
+			sb.EndLine = s.EndLine
+		}
+		out.Symbols = append(out.Symbols, sb)
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func op[A, R any](name string, f func(*Service, context.Context, A) (*Envelope, 
 			format := FormatDetailed
 			if fa, ok := any(a).(formatted); ok {
 				var err error
-				if format, err = checkFormat(fa.outputFormat()); err != nil {
+				if format, err = checkFormat(fa.output()); err != nil {
 					return nil, err
 				}
 			}

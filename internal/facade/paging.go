@@ -94,7 +94,8 @@ func argsKey(args any) string {
 	delete(m, "limit")
 	delete(m, "cursor")
 	delete(m, "list")
-	delete(m, "format") // the shape of an answer, not which items it lists
+	delete(m, "format") // the encoding and shape of an answer, not which items it lists
+	delete(m, "detail")
 	if len(m) == 0 {
 		return ""
 	}

@@ -190,12 +190,12 @@ func TestFT18_ImpactDataOverMCP(t *testing.T) {
 			t.Errorf("no read %s in %s", k, got)
 		}
 	}
-	cli, code := run(t, root, "query", "impact", "--qname", "Cart::add", "--data", "--format", "concise")
+	cli, code := run(t, root, "query", "impact", "--qname", "Cart::add", "--data", "--detail", "concise")
 	if code != 0 || !sameAnswer(got, string(cli)) {
 		t.Errorf("MCP and CLI differ (exit %d)\nMCP: %s\nCLI: %s", code, got, cli)
 	}
 	off := call(`{"qname":"Cart::add"}`)
-	cliOff, _ := run(t, root, "query", "impact", "--args", `{"qname":"Cart::add","format":"concise"}`)
+	cliOff, _ := run(t, root, "query", "impact", "--args", `{"qname":"Cart::add","detail":"concise"}`)
 	if strings.Contains(off, `"data"`) || !sameAnswer(off, string(cliOff)) {
 		t.Errorf("without data: MCP %s\nCLI %s", off, cliOff)
 	}

@@ -6,8 +6,6 @@
 package mcpserver
 
 import (
-	"log/slog"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ragraf/ragraf/internal/facade"
@@ -26,7 +24,7 @@ Example: {"entry_id": "d-1a2b3c4d5e6f7a8b", "note": "intended"}`},
 
 // AddDriftTools registers the ledger tools on srv. Only `drift` is
 // read-only; the others append to the ledger (never change or delete).
-func AddDriftTools(srv *mcp.Server, svc *facade.Service, log *slog.Logger) error {
+func AddDriftTools(srv *mcp.Server, svc *facade.Service, opts Options) error {
 	descs := map[string]tool{}
 	for _, t := range driftTools {
 		descs[t.op] = t
@@ -38,7 +36,7 @@ func AddDriftTools(srv *mcp.Server, svc *facade.Service, log *slog.Logger) error
 			// entry; detect and record add nothing the second time
 			ann = &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: o.Name != "drift_ack", OpenWorldHint: new(false)}
 		}
-		if err := addTool(srv, svc, o, descs[o.Name], ann, log); err != nil {
+		if err := addTool(srv, svc, o, descs[o.Name], ann, opts); err != nil {
 			return err
 		}
 	}

@@ -32,7 +32,7 @@ func TestDriftTools(t *testing.T) {
 	}
 	defer svc.Close()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ragraf", Version: "test"}, nil)
-	if err := AddDriftTools(srv, svc, nil); err != nil {
+	if err := AddDriftTools(srv, svc, Options{Format: facade.FormatJSON}); err != nil {
 		t.Fatal(err)
 	}
 	st, ct := mcp.NewInMemoryTransports()

@@ -18,7 +18,7 @@ import (
 // returns its URL.
 func startHTTP(t *testing.T, root string, extra ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"mcp", "--project", root, "--http", "127.0.0.1:0"}, extra...)...)
+	cmd := exec.Command(binary, append([]string{"mcp", "--project", root, "--http", "127.0.0.1:0", "--format", "json"}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

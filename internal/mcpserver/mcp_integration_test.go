@@ -148,8 +148,19 @@ func newProject(t *testing.T) string {
 	return root
 }
 
+// connect starts `ragraf mcp` answering JSON unless a call asks otherwise, as
+// a program would run it (the tests that read the envelope); connectText
+// starts it as a model's client does.
 func connect(t *testing.T, ctx context.Context, root string) *mcp.ClientSession {
-	cmd := exec.Command(binary, "mcp", "--project", root)
+	return connectArgs(t, ctx, "mcp", "--project", root, "--format", "json")
+}
+
+func connectText(t *testing.T, ctx context.Context, root string) *mcp.ClientSession {
+	return connectArgs(t, ctx, "mcp", "--project", root)
+}
+
+func connectArgs(t *testing.T, ctx context.Context, args ...string) *mcp.ClientSession {
+	cmd := exec.Command(binary, args...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -181,12 +192,12 @@ var requests = []struct{ op, args string }{
 	{"symbol", `{"name":"Cart","unknown":true}`},
 }
 
-// withFormat adds "format" to a JSON object of arguments.
-func withFormat(args, format string) string {
+// withFormat adds "detail" to a JSON object of arguments.
+func withFormat(args, detail string) string {
 	if args == "{}" {
-		return `{"format":"` + format + `"}`
+		return `{"detail":"` + detail + `"}`
 	}
-	return strings.TrimSuffix(args, "}") + `,"format":"` + format + `"}`
+	return strings.TrimSuffix(args, "}") + `,"detail":"` + detail + `"}`
 }
 
 func text(t *testing.T, res *mcp.CallToolResult) string {
@@ -238,7 +249,7 @@ func TestFT22_CLIMatchesMCP(t *testing.T) {
 			t.Fatalf("%s: %v", r.op, err)
 		}
 		// MCP answers concise unless asked; the CLI detailed unless asked
-		cli, code := run(t, root, "query", r.op, "--args", r.args, "--format", "concise")
+		cli, code := run(t, root, "query", r.op, "--args", r.args, "--detail", "concise")
 		if got := text(t, res); !sameAnswer(got, string(cli)) {
 			t.Errorf("%s %s: MCP and CLI differ\nMCP: %s\nCLI: %s", r.op, r.args, got, cli)
 		}
@@ -341,7 +352,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	root := newProject(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "mcp", "--project", root, "--http", "127.0.0.1:0")
+	cmd := exec.CommandContext(ctx, binary, "mcp", "--project", root, "--http", "127.0.0.1:0", "--format", "json")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -369,7 +380,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli, _ := run(t, root, "query", "symbol", "--name", "Cart", "--format", "concise")
+	cli, _ := run(t, root, "query", "symbol", "--name", "Cart", "--detail", "concise")
 	if !sameAnswer(text(t, res), string(cli)) {
 		t.Errorf("HTTP answer differs from the CLI:\n%s\n%s", text(t, res), cli)
 	}

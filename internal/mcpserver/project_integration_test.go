@@ -33,7 +33,7 @@ func TestMCPFindsItsProject(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			cmd := exec.Command(binary, append([]string{"mcp"}, c.args...)...)
+			cmd := exec.Command(binary, append([]string{"mcp", "--format", "json"}, c.args...)...)
 			cmd.Dir = c.dir
 			cmd.Env = append(cleanEnv(), c.env...)
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)

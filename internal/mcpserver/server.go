@@ -4,9 +4,13 @@
 // descriptions live in one file per tool family (symbols.go, graph.go,
 // source.go, index.go, domain.go, change.go).
 //
-// Every tool returns the facade's envelope as structured content and the same
-// JSON, byte for byte as `ragraf query` prints it, as text. Failures are tool
-// errors whose text is {"error":{"code","message"}}.
+// A tool returns its answer as compact text content (facade.RenderText) and
+// no structured content: clients that see structuredContent hand the model
+// its JSON instead of the text (docs/architecture.md, "What the model
+// receives"). With "format":"json" (or a server started with --format json)
+// the answer is the facade's envelope, as text and as structured content,
+// the JSON `ragraf query` prints. Failures are tool errors whose text is
+// {"error":{"code","message"}}.
 package mcpserver
 
 import (
@@ -23,6 +27,7 @@ import (
 	"net/url"
 	"reflect"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,6 +51,9 @@ type tool struct {
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Format is the answers' encoding when a call names none: text (the
+	// default) or json.
+	Format string
 }
 
 // New returns a server with a tool for every facade operation that has a
@@ -53,6 +61,13 @@ type Options struct {
 func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	switch opts.Format {
+	case "":
+		opts.Format = facade.FormatText
+	case facade.FormatText, facade.FormatJSON:
+	default:
+		return nil, fmt.Errorf("answer format must be text or json, got %q", opts.Format)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "ragraf", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -69,11 +84,11 @@ func New(svc *facade.Service, opts Options) (*mcp.Server, error) {
 		if !ok {
 			continue
 		}
-		if err := addTool(srv, svc, o, t, readOnly(), opts.Logger); err != nil {
+		if err := addTool(srv, svc, o, t, readOnly(), opts); err != nil {
 			return nil, err
 		}
 	}
-	if err := AddDriftTools(srv, svc, opts.Logger); err != nil {
+	if err := AddDriftTools(srv, svc, opts); err != nil {
 		return nil, err
 	}
 	return srv, nil
@@ -90,10 +105,9 @@ func readOnly() *mcp.ToolAnnotations {
 // schema derived from its Go types and t's title and description.
 //
 // No tool declares an output schema: the envelope's schema repeated for every
-// tool made up four fifths of tools/list, and a client gains nothing from it
-// (Claude Code hands the model structuredContent either way, and concise and
-// detailed answers differ in shape). The result is still structuredContent.
-func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp.ToolAnnotations, log *slog.Logger) error {
+// tool made up four fifths of tools/list, the default answer is text, and
+// concise and detailed answers differ in shape.
+func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp.ToolAnnotations, opts Options) error {
 	if t.title == "" {
 		return fmt.Errorf("tool %s has no title", o.Name)
 	}
@@ -102,41 +116,58 @@ func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp
 		return fmt.Errorf("input schema of %s: %w", o.Name, err)
 	}
 	portable(in)
-	if f := in.Properties["format"]; f != nil {
-		// The instructions say what the two shapes hold; the enum is enough
-		// here. Where both shapes hold the same result the argument is still
-		// accepted but not offered: it would cost every session its bytes.
-		f.Enum, f.Description = []any{facade.FormatConcise, facade.FormatDetailed}, ""
+	// format (text or json) is accepted by every tool and offered by none:
+	// the instructions name it once, for the rare call that wants the
+	// envelope, instead of every tool's schema in every session. The
+	// instructions say what the details hold; the enum is enough here.
+	// Where both details hold the same result the argument is still
+	// accepted but not offered.
+	delete(in.Properties, "format")
+	if d := in.Properties["detail"]; d != nil {
+		d.Enum, d.Description = []any{facade.FormatConcise, facade.FormatDetailed}, ""
 		if !o.Concise {
-			delete(in.Properties, "format")
+			delete(in.Properties, "detail")
 		}
 	}
 	srv.AddTool(&mcp.Tool{
 		Name: Prefix + o.Name, Title: t.title, Description: t.description,
 		InputSchema: in, Annotations: ann,
-	}, handler(svc, o.Name, o.Formats, log))
+	}, handler(svc, o.Name, o.Formats, opts))
 	return nil
 }
 
-// conciseByDefault adds "format":"concise" to arguments that name no
-// format: concise is the MCP default, detailed the facade's (and the CLI's).
+// outputDefaults adds "detail":"concise" to arguments that name no detail
+// (concise is the MCP default, detailed the facade's and the CLI's) and
+// returns the encoding asked for, def when none. "format":"concise" or
+// "detailed", the former spelling of detail, is left for the facade to read.
 // Arguments that are not a JSON object are left for the facade to refuse.
-func conciseByDefault(args json.RawMessage) json.RawMessage {
+func outputDefaults(args json.RawMessage, def string) (json.RawMessage, string) {
 	var m map[string]json.RawMessage
 	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
 		m = map[string]json.RawMessage{}
 	} else if json.Unmarshal(args, &m) != nil || m == nil {
-		return args
+		return args, def
 	}
-	if _, ok := m["format"]; ok {
-		return args
+	format := def
+	if raw, ok := m["format"]; ok {
+		var f string
+		_ = json.Unmarshal(raw, &f)
+		switch f {
+		case facade.FormatText, facade.FormatJSON:
+			format = f
+		case facade.FormatConcise, facade.FormatDetailed:
+			return args, def
+		}
 	}
-	m["format"] = json.RawMessage(`"` + facade.FormatConcise + `"`)
+	if _, ok := m["detail"]; ok {
+		return args, format
+	}
+	m["detail"] = json.RawMessage(`"` + facade.FormatConcise + `"`)
 	b, err := json.Marshal(m)
 	if err != nil {
-		return args
+		return args, format
 	}
-	return b
+	return b, format
 }
 
 // portable rewrites what schemas derived from Go types say in a way not every
@@ -172,7 +203,8 @@ func schemaOptions() *jsonschema.ForOptions {
 // call cancelled before it finished is answered E_CANCELLED, never
 // E_INTERNAL (the protocol has the client ignore the answer, but a client
 // that logs it must not see a server fault).
-func handler(svc *facade.Service, op string, formats bool, log *slog.Logger) mcp.ToolHandler {
+func handler(svc *facade.Service, op string, formats bool, opts Options) mcp.ToolHandler {
+	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -187,8 +219,9 @@ func handler(svc *facade.Service, op string, formats bool, log *slog.Logger) mcp
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
+		format := opts.Format
 		if formats {
-			args = conciseByDefault(args)
+			args, format = outputDefaults(args, format)
 		}
 		env, cerr := svc.Call(ctx, op, args)
 		if cerr != nil {
@@ -199,6 +232,9 @@ func handler(svc *facade.Service, op string, formats bool, log *slog.Logger) mcp
 				return errorResult(facade.Cancelled(ctx.Err())), nil
 			}
 			return errorResult(facade.AsError(cerr)), nil
+		}
+		if format != facade.FormatJSON {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: facade.RenderText(env)}}}, nil
 		}
 		b, merr := facade.EncodeCompactJSON(env)
 		if merr != nil {
@@ -299,4 +335,45 @@ func isLoopbackOrigin(origin string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.Zone() == "" && ip.IsLoopback()
+}
+
+// Help documents operation o for `ragraf query OP --help`: its tool's
+// description and each argument with its type and meaning, from the same
+// schema the tool offers.
+func Help(o facade.Op) (string, error) {
+	in, err := jsonschema.ForType(o.Args, schemaOptions())
+	if err != nil {
+		return "", err
+	}
+	portable(in)
+	var b strings.Builder
+	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, dataflowTools, sourceTools, domainTools, changeTools, driftTools} {
+		for _, t := range fam {
+			if t.op == o.Name {
+				fmt.Fprintf(&b, "%s (MCP tool %s%s): %s\n", t.title, Prefix, o.Name, t.description)
+			}
+		}
+	}
+	b.WriteString("\nArguments (--args JSON, or the flags of the same name):\n")
+	names := make([]string, 0, len(in.Properties))
+	for n := range in.Properties {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p := in.Properties[n]
+		typ := p.Type
+		if typ == "" && len(p.Types) > 0 {
+			typ = strings.Join(p.Types, "|")
+		}
+		if typ == "array" && p.Items != nil && p.Items.Type != "" {
+			typ = p.Items.Type + "[]"
+		}
+		req := ""
+		if slices.Contains(in.Required, n) {
+			req = ", required"
+		}
+		fmt.Fprintf(&b, "  %-16s %s%s  %s\n", n, typ, req, p.Description)
+	}
+	return b.String(), nil
 }

@@ -18,7 +18,7 @@ import (
 
 // A panic inside one call becomes an error result for that call only.
 func TestPanicBecomesCallError(t *testing.T) {
-	h := handler(nil, "status", true, nil) // a nil service panics on use
+	h := handler(nil, "status", true, Options{}) // a nil service panics on use
 	for i := 0; i < 2; i++ {
 		res, err := h(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "ragraf_status", Arguments: json.RawMessage(`{}`)}})
 		if err != nil {
@@ -91,7 +91,7 @@ func TestReliability_CancelledCallIsNotInternal(t *testing.T) {
 	for _, c := range calls {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		res, err := handler(svc, c.op, true, nil)(ctx, req(c.op, c.args))
+		res, err := handler(svc, c.op, true, Options{Format: facade.FormatJSON})(ctx, req(c.op, c.args))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestReliability_CancelledCallIsNotInternal(t *testing.T) {
 			t.Errorf("%s %s cancelled: %s, want %s", c.op, c.args, text(res), facade.ErrCancelled)
 		}
 		// the next call, not cancelled, answers
-		res, err = handler(svc, c.op, true, nil)(context.Background(), req(c.op, c.args))
+		res, err = handler(svc, c.op, true, Options{Format: facade.FormatJSON})(context.Background(), req(c.op, c.args))
 		if err != nil || res.IsError {
 			t.Errorf("%s %s after a cancelled call: %v %s", c.op, c.args, err, text(res))
 		}

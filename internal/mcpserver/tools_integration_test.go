@@ -34,7 +34,7 @@ func TestMCPToolsListBudget(t *testing.T) {
 	if n := len(init.Result.Instructions); n == 0 || n > 2048 {
 		t.Errorf("instructions are %d bytes, want 1..2048", n)
 	}
-	for _, want := range []string{"ragraf_search", "ragraf_symbol", "ragraf_impact", "stale_warnings", "ragraf_live_read", "reindex"} {
+	for _, want := range []string{"ragraf_search", "ragraf_symbol", "ragraf_impact", "stale: path lines", "ragraf_live_read", "reindex"} {
 		if !strings.Contains(init.Result.Instructions, want) {
 			t.Errorf("instructions do not mention %s", want)
 		}
