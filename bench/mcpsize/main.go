@@ -1,9 +1,12 @@
-// Command mcpsize measures what MCP answers cost an agent: for references,
-// callers, callees, impact, search and entry_points it asks 200 varied
-// questions on a corpus, in the detailed shape (the answers as they were
-// before the concise format) and in the concise shape (the MCP default), and
-// prints per operation the median and p95 of each answer's cl100k tokens and
-// bytes, as compact JSON, the bytes MCP sends as structured content.
+// Command mcpsize measures what MCP answers cost an agent, in cl100k tokens of
+// what the model receives: for symbol, outline, references, callers,
+// callees, impact, search and entry_points it asks 200 varied questions on a
+// corpus and prints per operation the median and p95 of three encodings of
+// each answer: detailed JSON (the answers before the concise shape), concise
+// JSON (the MCP answer before the text encoding: structuredContent, which
+// Claude Code, VS Code and Codex hand the model, and the same bytes as text)
+// and text (facade.RenderText, the MCP default: content only). For symbol it
+// also prints what grep shows for the same definitions (path:line:text).
 //
 //	go run ./bench/mcpsize --corpus ~/.cache/ragraf-corpora/wordpress
 //
@@ -44,7 +47,7 @@ func main() {
 	}
 }
 
-var ops = []string{"references", "callers", "callees", "impact", "search", "entry_points"}
+var ops = []string{"symbol", "outline", "references", "callers", "callees", "impact", "search", "entry_points"}
 
 func run(ctx context.Context, src string) error {
 	tmp, err := os.MkdirTemp("", "ragraf-mcpsize-")
@@ -77,18 +80,24 @@ func run(ctx context.Context, src string) error {
 	if err != nil {
 		return err
 	}
+	var greps []string
+	reqs["symbol"], reqs["outline"], greps, err = definitionRequests(ctx, svc, root)
+	if err != nil {
+		return err
+	}
 	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
 	enc, err := tiktoken.GetEncoding("cl100k_base")
 	if err != nil {
 		return err
 	}
-	fmt.Println("| operation | calls | detailed tokens p50 / p95 | concise tokens p50 / p95 | detailed bytes p50 | concise bytes p50 | concise / detailed (bytes, p50) |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| operation | calls | detailed JSON p50 / p95 | concise JSON (before) p50 / p95 | text (after) p50 / p95 | after / before (p50) |")
+	fmt.Println("|---|---|---|---|---|---|")
+	count := func(s string) int { return len(enc.Encode(s, nil, nil)) }
 	for _, op := range ops {
-		var tok, size [2][]int
+		var tok [3][]int
 		for _, args := range reqs[op] {
-			for i, format := range []string{facade.FormatDetailed, facade.FormatConcise} {
-				env, err := svc.Call(ctx, op, []byte(strings.TrimSuffix(args, "}")+`,"format":"`+format+`"}`))
+			for i, detail := range []string{facade.FormatDetailed, facade.FormatConcise} {
+				env, err := svc.Call(ctx, op, []byte(strings.TrimSuffix(args, "}")+`,"detail":"`+detail+`"}`))
 				if err != nil {
 					return fmt.Errorf("%s %s: %w", op, args, err)
 				}
@@ -96,15 +105,53 @@ func run(ctx context.Context, src string) error {
 				if err != nil {
 					return err
 				}
-				tok[i] = append(tok[i], len(enc.Encode(string(b), nil, nil)))
-				size[i] = append(size[i], len(b))
+				tok[i] = append(tok[i], count(string(b)))
+				if i == 1 {
+					tok[2] = append(tok[2], count(facade.RenderText(env)))
+				}
 			}
 		}
-		fmt.Printf("| `%s` | %d | %d / %d | %d / %d | %d | %d | %.0f %% |\n", op, len(reqs[op]),
-			pct(tok[0], 50), pct(tok[0], 95), pct(tok[1], 50), pct(tok[1], 95), pct(size[0], 50), pct(size[1], 50),
-			100*float64(pct(size[1], 50))/float64(max(pct(size[0], 50), 1)))
+		fmt.Printf("| `%s` | %d | %d / %d | %d / %d | %d / %d | %.0f %% |\n", op, len(reqs[op]),
+			pct(tok[0], 50), pct(tok[0], 95), pct(tok[1], 50), pct(tok[1], 95), pct(tok[2], 50), pct(tok[2], 95),
+			100*float64(pct(tok[2], 50))/float64(max(pct(tok[1], 50), 1)))
 	}
+	var grep []int
+	for _, g := range greps {
+		grep = append(grep, count(g))
+	}
+	fmt.Printf("| grep's line for the same `symbol` definitions | %d | | | %d / %d | |\n", len(grep), pct(grep, 50), pct(grep, 95))
 	return nil
+}
+
+// definitionRequests are 200 symbol lookups by qualified name of methods
+// and functions, the outline of each one's file, and for each the line grep
+// prints for its definition (path:line:text).
+func definitionRequests(ctx context.Context, svc *facade.Service, root string) (syms, outlines, greps []string, err error) {
+	var defs []facade.Symbol
+	for _, q := range []string{`{"name":"get","fuzzy":true,"kind":"method","limit":150}`, `{"name":"get","fuzzy":true,"kind":"function","limit":150}`} {
+		env, err := svc.Call(ctx, "symbol", []byte(q))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		defs = append(defs, env.Result.(facade.SymbolResult).Symbols...)
+	}
+	if len(defs) == 0 {
+		return nil, nil, nil, fmt.Errorf("no definitions to ask about")
+	}
+	for i := 0; i < 200; i++ {
+		d := defs[i*7%len(defs)]
+		syms = append(syms, fmt.Sprintf(`{"qname":%q}`, d.QName))
+		outlines = append(outlines, fmt.Sprintf(`{"path":%q}`, d.Path))
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(d.Path)))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		lines := strings.Split(string(b), "\n")
+		if d.Line >= 1 && d.Line <= len(lines) {
+			greps = append(greps, fmt.Sprintf("%s:%d:%s\n", d.Path, d.Line, lines[d.Line-1]))
+		}
+	}
+	return syms, outlines, greps, nil
 }
 
 // entryRequests are 200 entry_points questions: by each kind, and by the
