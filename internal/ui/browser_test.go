@@ -274,6 +274,9 @@ func narrow(w string) bool {
 func wordpressRoot(t testing.TB) string {
 	home, _ := os.UserHomeDir()
 	root := filepath.Join(home, ".cache", "ragraf-corpora", "wordpress")
+	if dir := os.Getenv("RAGRAF_UI_WORDPRESS"); dir != "" {
+		root = dir // an indexed copy, e.g. the one bench/semantic makes
+	}
 	if _, err := os.Stat(filepath.Join(root, ".ragraf", "CURRENT")); err != nil {
 		t.Skip("no indexed WordPress corpus (get it with ../shared/corpora/get.sh, then `ragraf index --project " + root + "`)")
 	}

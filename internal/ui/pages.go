@@ -168,7 +168,8 @@ type symbolData struct {
 	Choices    []facade.Symbol // more than one definition: pick one
 	Target     *facade.Symbol
 	Code       facade.CodeResult
-	Context    facade.ContextResult
+	Doc        string               // the comment block right above the definition, as indexed
+	Members    []facade.OutlineItem // a type's members, from its file's outline
 	Refs       facade.ReferencesResult
 	RefsEnv    pageEnv
 	Callers    facade.CallsResult
@@ -238,10 +239,23 @@ func (s *Server) symbol(r *http.Request) (any, error) {
 		_, d.Code, err = call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{ID: t.ID})
 		return err
 	})
-	g.Go(func() (err error) {
-		_, d.Context, err = call[facade.ContextResult](gctx, s, "context", facade.ContextArgs{ID: t.ID, BudgetTokens: 6000})
-		return err
-	})
+	// the doc and the members come from code and outline, which read a few
+	// rows: context would rank the whole call graph to fill sections this
+	// page shows in full from its own calls
+	if t.Line > 1 {
+		g.Go(func() error {
+			_, res, err := call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{Path: t.Path, StartLine: max(1, t.Line-docLookback), EndLine: t.Line - 1})
+			d.Doc = leadingDoc(res.Text)
+			return err
+		})
+	}
+	if d.IsType {
+		g.Go(func() error {
+			_, res, err := call[facade.OutlineResult](gctx, s, "outline", facade.OutlineArgs{Path: t.Path})
+			d.Members = membersOf(res.Symbols, t.ID)
+			return err
+		})
+	}
 	g.Go(func() error {
 		env, res, err := call[facade.ReferencesResult](gctx, s, "references", facade.ReferencesArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: 200}})
 		d.Refs, d.RefsEnv = res, envOf(env)
@@ -351,4 +365,62 @@ func (s *Server) ledger(r *http.Request) (any, error) {
 	}
 	d.Env, d.Result = envOf(env), res
 	return d, nil
+}
+
+// docLookback is how many lines above a definition its doc comment may start.
+const docLookback = 60
+
+// leadingDoc is the comment block that ends text (the lines right above a
+// definition): a /** … */ or /* … */ block, or a run of //, # or ///
+// lines, attributes and blank lines between it and the definition skipped;
+// "" when none.
+func leadingDoc(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	end := len(lines) - 1
+	for end >= 0 {
+		l := strings.TrimSpace(lines[end])
+		if l == "" || strings.HasPrefix(l, "#[") || strings.HasPrefix(l, "@") {
+			end--
+			continue
+		}
+		break
+	}
+	if end < 0 {
+		return ""
+	}
+	last := strings.TrimSpace(lines[end])
+	start := end
+	switch {
+	case strings.HasSuffix(last, "*/"):
+		for start >= 0 && !strings.Contains(lines[start], "/*") {
+			start--
+		}
+		if start < 0 {
+			return ""
+		}
+	case strings.HasPrefix(last, "//") || strings.HasPrefix(last, "#") && !strings.HasPrefix(last, "#["):
+		for start > 0 {
+			l := strings.TrimSpace(lines[start-1])
+			if !strings.HasPrefix(l, "//") && !(strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "#[")) {
+				break
+			}
+			start--
+		}
+	default:
+		return ""
+	}
+	return strings.Join(lines[start:end+1], "\n") + "\n"
+}
+
+// membersOf finds the outline item id and returns its children.
+func membersOf(items []facade.OutlineItem, id string) []facade.OutlineItem {
+	for _, it := range items {
+		if it.ID == id {
+			return it.Children
+		}
+		if m := membersOf(it.Children, id); m != nil {
+			return m
+		}
+	}
+	return nil
 }

@@ -173,3 +173,22 @@ func excerpt(body string) string {
 	}
 	return body[:min(len(body), 600)]
 }
+
+// TestUI_SymbolDocIsTheCommentAbove: the symbol page's documentation is the
+// comment block right above the definition (docblock, // or # lines,
+// attributes between), and nothing when the lines above end in code.
+func TestUI_SymbolDocIsTheCommentAbove(t *testing.T) {
+	cases := []struct{ above, want string }{
+		{"}\n\n/**\n * Adds an item.\n */\n#[Pure]\n", "/**\n * Adds an item.\n */\n"},
+		{"$x = 1;\n    /** One line. */\n", "    /** One line. */\n"},
+		{"}\n// Saves it.\n// Twice.\n\n", "// Saves it.\n// Twice.\n"},
+		{"}\n# Python style\n", "# Python style\n"},
+		{"$x = 1;\n}\n\n", ""},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := leadingDoc(c.above); got != c.want {
+			t.Errorf("leadingDoc(%q) = %q, want %q", c.above, got, c.want)
+		}
+	}
+}
