@@ -1,6 +1,6 @@
 // Command load drives `ragraf mcp --http` with many MCP clients at once, each
 // with its own session, over loopback only: a mix of symbol, references,
-// callers, impact, search, repo_map, outline, status and drift calls made
+// callers, impact, search, repo_map, context, outline, status and drift calls made
 // from the index itself (facade.CorpusRequests). It stops at --duration or
 // after --max calls, whichever comes first, and prints calls per second,
 // latency percentiles overall and per operation, errors, and the server's
@@ -14,6 +14,14 @@
 // except for drift entries the calls record. With --inprocess the same mix
 // runs against the facade in this process instead, without MCP, so that
 // --cpuprofile, --mutexprofile and --blockprofile show where the time goes.
+//
+// With --publish, `ragraf index` runs on the project a third of the way into
+// the run and publishes a new revision while the clients call; the run goes
+// on for --after once it is published, and the latencies are reported by
+// phase: before the build, during it, and after the publish (the first calls
+// on the new revision).
+//
+//	go run ./bench/load --project DIR --clients 50 --duration 30s --publish
 package main
 
 import (
@@ -55,6 +63,8 @@ type options struct {
 	ops                   string
 	sessions              int
 	sessionIdle           string
+	publish               bool
+	after                 time.Duration
 }
 
 func main() {
@@ -74,6 +84,8 @@ func main() {
 	flag.StringVar(&o.ops, "ops", "", "comma-separated operations to use (default: all of the mix)")
 	flag.StringVar(&o.sessionIdle, "session-idle", "", "passed to the server as --session-idle")
 	flag.IntVar(&o.sessions, "sessions", 0, "instead of the mix: open this many sessions (initialize only) three times, 8 s apart, and print the server's VmRSS")
+	flag.BoolVar(&o.publish, "publish", false, "run `ragraf index` on the project a third of the way in, publishing a new revision under load")
+	flag.DurationVar(&o.after, "after", 20*time.Second, "with --publish: go on this long after the new revision is published")
 	flag.Parse()
 	if o.project == "" {
 		fmt.Fprintln(os.Stderr, "load: --project is required")
@@ -92,6 +104,7 @@ type request struct {
 
 // sample is one finished call.
 type sample struct {
+	phase   int // with --publish: 0 before the build, 1 during it, 2 after the publish
 	op      string
 	d       time.Duration
 	failed  bool // the transport or the server failed: no answer
@@ -116,6 +129,8 @@ func mix(ctx context.Context, project, only string) ([]request, error) {
 	for _, s := range env.Result.(facade.SymbolResult).Symbols {
 		b, _ := json.Marshal(map[string]string{"path": s.Path})
 		byOp["outline"] = append(byOp["outline"], string(b))
+		b, _ = json.Marshal(map[string]string{"id": s.ID})
+		byOp["context"] = append(byOp["context"], string(b))
 	}
 	byOp["status"] = []string{`{}`}
 	byOp["drift"] = []string{`{"limit":20}`}
@@ -204,7 +219,43 @@ func run(ctx context.Context, o options) error {
 		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
 	}
 
-	deadline := time.Now().Add(o.duration)
+	var deadline atomic.Int64 // unix nanoseconds
+	deadline.Store(time.Now().Add(o.duration).UnixNano())
+	var phase atomic.Int32
+	var published time.Duration
+	var publishErr error
+	pubDone := make(chan struct{})
+	if o.publish {
+		go func() {
+			defer close(pubDone)
+			time.Sleep(o.duration / 3)
+			t0 := time.Now()
+			phase.Store(1)
+			cmd := exec.Command(o.binary, "index", "--project", o.project)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				publishErr = fmt.Errorf("index: %v: %s", err, out)
+			}
+			published = time.Since(t0)
+			phase.Store(2)
+			if end := time.Now().Add(o.after).UnixNano(); end > deadline.Load() {
+				deadline.Store(end)
+			}
+		}()
+	} else {
+		close(pubDone)
+	}
+	before := func() bool {
+		if time.Now().UnixNano() < deadline.Load() {
+			return true
+		}
+		// with --publish the run lasts until the new revision is out
+		select {
+		case <-pubDone:
+			return time.Now().UnixNano() < deadline.Load()
+		default:
+			return true
+		}
+	}
 	var issued atomic.Int64
 	samples := make([][]sample, len(callers))
 	var wg sync.WaitGroup
@@ -214,11 +265,12 @@ func run(ctx context.Context, o options) error {
 		go func(c int, call caller) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(o.seed, uint64(c)))
-			for time.Now().Before(deadline) && issued.Add(1) <= int64(o.max) {
+			for before() && issued.Add(1) <= int64(o.max) {
 				r := reqs[rng.IntN(len(reqs))]
+				ph := int(phase.Load())
 				t0 := time.Now()
 				failed, toolErr, err := call(ctx, r)
-				samples[c] = append(samples[c], sample{op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr})
+				samples[c] = append(samples[c], sample{phase: ph, op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr})
 				if err != nil && failed {
 					fmt.Fprintf(os.Stderr, "load: %s %s: %v\n", r.op, r.args, err)
 				}
@@ -226,6 +278,7 @@ func run(ctx context.Context, o options) error {
 		}(c, call)
 	}
 	wg.Wait()
+	<-pubDone
 	elapsed := time.Since(start)
 	rssAfter, hwm := memory(pid)
 	if o.mutex != "" {
@@ -239,6 +292,33 @@ func run(ctx context.Context, o options) error {
 		all = append(all, s...)
 	}
 	report(o, all, elapsed, rssBefore, rssAfter, hwm)
+	if o.publish {
+		if publishErr != nil {
+			return publishErr
+		}
+		fmt.Printf("\npublish: `ragraf index` took %.1f s under the load\n\n", published.Seconds())
+		fmt.Println("| phase | calls | p50 ms | p95 ms | p99 ms | max ms | failed | error answers |")
+		fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+		for ph, name := range []string{"before the build", "during the build", "after the publish"} {
+			var ss []sample
+			for _, s := range all {
+				if s.phase == ph {
+					ss = append(ss, s)
+				}
+			}
+			st := summarize(ss)
+			fmt.Printf("| %s | %d | %s | %s | %s | %s | %d | %d |\n", name, st.n, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), st.failed, st.toolErr)
+		}
+		fmt.Println()
+		fmt.Println("After the publish, by operation:")
+		var after []sample
+		for _, s := range all {
+			if s.phase == 2 {
+				after = append(after, s)
+			}
+		}
+		byOpTable(after)
+	}
 	return nil
 }
 
@@ -409,6 +489,11 @@ func report(o options, all []sample, elapsed time.Duration, rssBefore, rssAfter,
 		fmt.Printf("server memory: VmRSS %.0f MB before, %.0f MB after, peak (VmHWM) %.0f MB\n", rssBefore, rssAfter, hwm)
 	}
 	fmt.Println()
+	byOpTable(all)
+}
+
+// byOpTable prints the latencies of all by operation, and of all together.
+func byOpTable(all []sample) {
 	fmt.Println("| operation | calls | p50 ms | p95 ms | p99 ms | max ms | failed | error answers |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
 	byOp := map[string][]sample{}

@@ -6,6 +6,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -67,6 +68,12 @@ func mcpRun(cmd *cobra.Command, opts *mcpOptions) error {
 		return &usageError{err}
 	}
 	ctx := cmd.Context()
+	// a newly published revision is opened and its per-revision caches
+	// built within a second, off the request path (facade/warm.go)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() { svc.Watch(watchCtx, time.Second); close(watched) }()
+	defer func() { stopWatch(); <-watched }()
 	if opts.HTTP == "" {
 		log.Info("mcp serving stdio")
 		return mcpserver.ServeStdio(ctx, srv, opts.IO.In, opts.IO.Out, log)

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ragraf/ragraf/internal/drift"
@@ -62,6 +63,9 @@ type snapshot struct {
 	cacheMu sync.Mutex
 	cache   map[string]any // per-revision results by key (revcache.go)
 	df      *dfCache       // lowered files for slice and flow (dfcache.go), under cacheMu
+	// rankBuilds counts the rank graphs built on this revision (one, once
+	// single-flight and the warm-up share it)
+	rankBuilds atomic.Int64
 }
 
 // Options configures a Service. The zero value serves the project's own

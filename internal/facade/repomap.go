@@ -91,6 +91,7 @@ const (
 )
 
 func buildRankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
+	snap.rankBuilds.Add(1)
 	nodes, err := snap.graph.AllNodes(ctx, mapKinds...)
 	if err != nil {
 		return nil, storeError(err)
