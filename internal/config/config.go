@@ -37,6 +37,15 @@ type Config struct {
 	Database         DatabaseConfig   `yaml:"database" json:"database"`
 	DataFlow         DataFlowConfig   `yaml:"dataflow" json:"dataflow"`
 	Embeddings       EmbeddingsConfig `yaml:"embeddings" json:"embeddings"`
+	CoChange         CoChangeConfig   `yaml:"co_change" json:"co_change"`
+}
+
+// CoChangeConfig bounds the history impact's co_changed block is mined
+// from at index time: the newest Commits commits of the checked-out branch
+// (0: none), merges and commits touching more than MaxFiles files skipped.
+type CoChangeConfig struct {
+	Commits  int `yaml:"commits" json:"commits"`
+	MaxFiles int `yaml:"max_files" json:"max_files"`
 }
 
 // DatabaseConfig says where the database schema comes from: live databases
@@ -115,6 +124,9 @@ const (
 	minDataflowMS       = 1
 	maxDataflowMS       = 10000
 	maxEmbeddingDim     = 65536
+	maxCoChangeCommits  = 1_000_000
+	minCoChangeMaxFiles = 2
+	maxCoChangeMaxFiles = 100_000
 )
 
 // DefaultSecretsExclude lists the files that are never opened because they
@@ -147,6 +159,7 @@ func Default() Config {
 		},
 		DataFlow:   DataFlowConfig{Enabled: true, MaxFunctionLines: 2000, MaxMemoryMB: 256, MaxMS: 2000},
 		Embeddings: EmbeddingsConfig{Model: StaticModel},
+		CoChange:   CoChangeConfig{Commits: 2000, MaxFiles: 30},
 	}
 }
 
@@ -214,6 +227,8 @@ func (c Config) Validate() error {
 	add("dataflow.max_function_lines", checkRange(int64(c.DataFlow.MaxFunctionLines), minMaxFunctionLines, maxMaxFunctionLines))
 	add("dataflow.max_memory_mb", checkRange(int64(c.DataFlow.MaxMemoryMB), minDataflowMemoryMB, maxDataflowMemoryMB))
 	add("dataflow.max_ms", checkRange(int64(c.DataFlow.MaxMS), minDataflowMS, maxDataflowMS))
+	add("co_change.commits", checkRange(int64(c.CoChange.Commits), 0, maxCoChangeCommits))
+	add("co_change.max_files", checkRange(int64(c.CoChange.MaxFiles), minCoChangeMaxFiles, maxCoChangeMaxFiles))
 	if m := c.DataFlow.Models; m != nil {
 		for _, p := range checkModels(*m) {
 			add("dataflow.models."+p[0], p[1])

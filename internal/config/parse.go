@@ -347,6 +347,12 @@ func (c *Config) fields() map[string]field {
 		"database": func(d *decoder, key string, n ast.Node) {
 			d.mapping(n, key+".", c.Database.fields())
 		},
+		"co_change": func(d *decoder, key string, n ast.Node) {
+			d.mapping(n, key+".", map[string]field{
+				"commits":   intField(&c.CoChange.Commits, 0, maxCoChangeCommits),
+				"max_files": intField(&c.CoChange.MaxFiles, minCoChangeMaxFiles, maxCoChangeMaxFiles),
+			})
+		},
 		"dataflow": func(d *decoder, key string, n ast.Node) {
 			d.mapping(n, key+".", map[string]field{
 				"enabled":            boolField(&c.DataFlow.Enabled),

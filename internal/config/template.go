@@ -112,6 +112,14 @@ dataflow:
   #   sanitizers:
   #     - {function: my_escape}
 
+co_change:
+  # Commits of the checked-out branch read at index time for impact's
+  # co_changed block (files and definitions changed together); 0 reads none.
+  # "ragraf reindex --commit" reads only the commits since the last index.
+  commits: 2000
+  # Commits touching more files than this are sweeping edits, skipped (2 to 100000).
+  max_files: 30
+
 embeddings:
   # Embedding model for vector search (search modes semantic and hybrid,
   # similar). "static:project", the default, trains a small model on the

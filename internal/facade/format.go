@@ -355,6 +355,40 @@ type ImpactConcise struct {
 	Soft    ImpactBlockConcise `json:"soft"`
 	Cursors map[string]string  `json:"cursors,omitempty"`
 	Data    *ImpactDataConcise `json:"data,omitempty"`
+	// CoChanged is the co_changed block: files and definitions as
+	// "path:line" briefs with "support/with" counts (always derived).
+	CoChanged *CoChangedConcise `json:"co_changed,omitempty"`
+}
+
+// CoChangedConcise is impact's co_changed block in concise form.
+type CoChangedConcise struct {
+	Basis   string           `json:"basis,omitempty"`
+	With    int              `json:"with"`
+	Files   []CoChangedBrief `json:"files,omitempty"`
+	Symbols []CoChangedBrief `json:"symbols,omitempty"`
+	Reason  string           `json:"reason,omitempty"`
+}
+
+// CoChangedBrief is one co-changed file or definition: its place, name,
+// and in how many of the target's commits it changed.
+type CoChangedBrief struct {
+	At      string `json:"at"`
+	Name    string `json:"name,omitempty"`
+	Support int    `json:"support"`
+}
+
+func (c *CoChanged) concise() *CoChangedConcise {
+	if c == nil {
+		return nil
+	}
+	out := &CoChangedConcise{Basis: c.Basis, With: c.With, Reason: c.Reason}
+	for _, f := range c.Files {
+		out.Files = append(out.Files, CoChangedBrief{At: f.Path, Support: f.Support})
+	}
+	for _, x := range c.Symbols {
+		out.Symbols = append(out.Symbols, CoChangedBrief{At: at(x.Path, x.Line), Name: x.QName, Support: x.Support})
+	}
+	return out
 }
 
 // ImpactDataConcise is impact's data block in concise form: each change at
@@ -444,7 +478,7 @@ func (r ImpactResult) concise() any {
 			Tests: briefSymbols(b.Tests)}
 	}
 	return ImpactConcise{Targets: briefSymbols(r.Targets), Depth: r.Depth, Mode: r.Mode, List: r.List,
-		Hard: block(r.Hard), Soft: block(r.Soft), Cursors: r.Cursors, Data: r.Data.concise()}
+		Hard: block(r.Hard), Soft: block(r.Soft), Cursors: r.Cursors, Data: r.Data.concise(), CoChanged: r.CoChanged.concise()}
 }
 
 // SearchConcise is search in concise form, hits best first: a symbol hit is

@@ -83,6 +83,10 @@ type ImpactResult struct {
 	// Cursors has, for each list an answer paging symbols cut after its
 	// first page (files, entry_points, tables), the cursor of its next page.
 	Cursors map[string]string `json:"cursors,omitempty"`
+	// CoChanged is what changed in the same commits as the target
+	// (cochanged.go), in the answer that starts the symbols list; nil
+	// without a target.
+	CoChanged *CoChanged `json:"co_changed,omitempty"`
 	// Data is what reads the changed values downstream (impactdata.go),
 	// asked for with data: true; in the answer that starts the symbols list.
 	Data *ImpactData `json:"data,omitempty"`
@@ -316,6 +320,11 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		if res.Hard.Tests, res.Soft.Tests, err = s.impactTests(ctx, snap, res.Targets, hard, soft, places); err != nil {
 			return nil, err
 		}
+		if offset == 0 && len(res.Targets) > 0 {
+			if res.CoChanged, err = s.coChanged(ctx, snap, res.Targets[0]); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if list == "symbols" && offset == 0 && args.Data {
 		dt := dataTarget{path: path, line: args.Line}
@@ -366,6 +375,14 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 					paths = append(paths, st.Path)
 				}
 			}
+		}
+	}
+	if cc := res.CoChanged; cc != nil {
+		for _, f := range cc.Files {
+			paths = append(paths, f.Path)
+		}
+		for _, x := range cc.Symbols {
+			paths = append(paths, x.Path)
 		}
 	}
 	c.cite(paths...)

@@ -401,6 +401,14 @@ func gitHead(ctx context.Context, root string) string {
 func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	walkStart := time.Now()
 	vb := newVectorBuild(opts, dir, info)
+	// the history is mined beside the build (cochange.go)
+	mined := make(chan error, 1)
+	go func() { mined <- mineHistory(ctx, opts, dir, info) }()
+	defer func() {
+		if err := <-mined; err != nil {
+			opts.Logger.Warn("writing co-change history", "err", err.Error())
+		}
+	}()
 	// read the extraction cache while the tree is walked
 	cached := make(chan extractCache, 1)
 	go func() { cached <- loadCache(opts) }()
