@@ -113,6 +113,10 @@ type M2 struct {
 	Precision *float64          `json:"precision"` // depth 3, all
 	Recall    *float64          `json:"recall"`
 	ByDepth   map[string]PRPair `json:"by_depth"` // "1".."3"
+	// ByBlock is precision and recall at each depth ("1".."3") of each block
+	// of the answer in mode all: calls (the hard and soft symbols, as
+	// ByDepth), tests, co_change and all (their union).
+	ByBlock map[string]map[string]PR `json:"by_block"`
 	Commits   int               `json:"commits"`  // commits changing two or more methods
 	Seeds     int               `json:"seeds"`    // changed methods asked
 	Unmatched int               `json:"unmatched"`
@@ -265,6 +269,15 @@ func (s *stand) coChange(ctx context.Context, m *M2, decls []Decl, rng *rand.Ran
 						return fmt.Errorf("impact %s: %w", seed.Name, err)
 					}
 					pred = predicted(ans.Result, id, mode)
+					if mode == "all" {
+						for _, b := range m2Blocks {
+							m.add(strconv.Itoa(depth), "block:"+b, judge(truth, predictedIn(ans.Result, id, b)))
+						}
+					}
+				} else if mode == "all" {
+					for _, b := range m2Blocks {
+						m.add(strconv.Itoa(depth), "block:"+b, judge(truth, nil))
+					}
 				}
 				m.add(strconv.Itoa(depth), mode, judge(truth, pred))
 			}
@@ -303,6 +316,52 @@ func predicted(v any, target, mode string) []Place {
 	return out
 }
 
+// m2Blocks are the blocks of an impact answer M2 reports apart.
+var m2Blocks = []string{"calls", "tests", "co_change", "all"}
+
+// predictedIn are the functions and methods one block of an impact answer
+// (mode all) lists, the target left out: calls (hard and soft symbols),
+// tests, co_change (co_changed symbols) or all of them.
+func predictedIn(v any, target, block string) []Place {
+	res, _ := v.(map[string]any)
+	var lists []any
+	if block == "calls" || block == "all" {
+		for _, b := range []string{"hard", "soft"} {
+			bm, _ := res[b].(map[string]any)
+			l, _ := bm["symbols"].([]any)
+			lists = append(lists, l...)
+		}
+	}
+	if block == "tests" || block == "all" {
+		for _, b := range []string{"hard", "soft"} {
+			bm, _ := res[b].(map[string]any)
+			l, _ := bm["tests"].([]any)
+			lists = append(lists, l...)
+		}
+	}
+	if block == "co_change" || block == "all" {
+		cm, _ := res["co_changed"].(map[string]any)
+		l, _ := cm["symbols"].([]any)
+		lists = append(lists, l...)
+	}
+	seen := map[Place]bool{}
+	var out []Place
+	for _, x := range lists {
+		sm, _ := x.(map[string]any)
+		k, _ := sm["kind"].(string)
+		id, _ := sm["id"].(string)
+		p, _ := sm["path"].(string)
+		l, _ := sm["line"].(float64)
+		pl := Place{Path: p, Line: int(l)}
+		if (k != "function" && k != "method") || id == target || p == "" || seen[pl] {
+			continue
+		}
+		seen[pl] = true
+		out = append(out, pl)
+	}
+	return out
+}
+
 func (m *M2) add(depth, mode string, j Judgement) {
 	k := depth + "/" + mode
 	c := m.counts[k]
@@ -332,6 +391,19 @@ func (m *M2) finish() {
 			}
 		}
 		m.ByDepth[ds] = pp
+		for _, b := range m2Blocks {
+			c := m.counts[ds+"/block:"+b]
+			if c == nil {
+				c = &[3]int{}
+			}
+			if m.ByBlock == nil {
+				m.ByBlock = map[string]map[string]PR{}
+			}
+			if m.ByBlock[ds] == nil {
+				m.ByBlock[ds] = map[string]PR{}
+			}
+			m.ByBlock[ds][b] = PR{Hits: c[0], Predicted: c[1], Truth: c[2], Precision: ratio(c[0], c[1]), Recall: ratio(c[0], c[2])}
+		}
 	}
 	m.Precision, m.Recall = m.ByDepth["3"].All.Precision, m.ByDepth["3"].All.Recall
 	m.Sample = m.Seeds

@@ -105,6 +105,13 @@ func markdown(r *Report) string {
 			p := m.ByDepth[d]
 			w("| %s | %s | %s | %s | %s | %d / %d / %d |\n", d, pct(p.Stated.Precision), pct(p.Stated.Recall), pct(p.All.Precision), pct(p.All.Recall), p.All.Hits, p.All.Predicted, p.All.Truth)
 		}
+		w("\n## M2 by block (mode all)\n\n| depth | calls P / R | tests P / R | co_change P / R | all P / R | hits / predicted / truth (all) |\n|---|---|---|---|---|---|\n")
+		for _, d := range []string{"1", "2", "3"} {
+			b := m.ByBlock[d]
+			w("| %s | %s / %s | %s / %s | %s / %s | %s / %s | %d / %d / %d |\n", d, pct(b["calls"].Precision), pct(b["calls"].Recall),
+				pct(b["tests"].Precision), pct(b["tests"].Recall), pct(b["co_change"].Precision), pct(b["co_change"].Recall),
+				pct(b["all"].Precision), pct(b["all"].Recall), b["all"].Hits, b["all"].Predicted, b["all"].Truth)
+		}
 		w("\n%s. Changed methods ragraf could not find by name and line: %d. Commits left out for changing more than 30: %d.\n", m.Method, m.Unmatched, m.TooLarge)
 	}
 	if m := r.M5; m != nil && m.Answers > 0 {

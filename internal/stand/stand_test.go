@@ -194,6 +194,12 @@ func TestM2_CoChangeImpactOnScriptedHistory(t *testing.T) {
 		got := r.M2.ByDepth[d].Stated
 		eq(t, "depth "+d+" stated hits/predicted/truth", [3]int{got.Hits, got.Predicted, got.Truth}, want)
 	}
+	// the first commit declared both methods: each is the other's co-change
+	co := r.M2.ByBlock["1"]["co_change"]
+	eq(t, "co_change hits/truth at depth 1", [2]int{co.Hits, co.Truth}, [2]int{2, 2})
+	all := r.M2.ByBlock["1"]["all"]
+	eq(t, "all blocks hit both", all.Hits, 2)
+	eq(t, "calls block is by_depth's all", r.M2.ByBlock["3"]["calls"].Hits, r.M2.ByDepth["3"].All.Hits)
 	eq(t, "M2.precision (depth 3, all)", val(r.M2.Precision), 0.2)
 	eq(t, "M2.recall", val(r.M2.Recall), 0.5)
 }
