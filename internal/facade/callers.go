@@ -6,6 +6,7 @@ package facade
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -30,6 +31,10 @@ type Call struct {
 	Kind       string  `json:"kind"`
 	Provenance string  `json:"provenance"`
 	Confidence float64 `json:"confidence"`
+	// Via is the declaration a call goes through when it is made to another
+	// method of the target's override family (an interface's or parent's
+	// method it implements, or a method overriding it).
+	Via string `json:"via,omitempty"`
 	// Chain is the calls from this definition to the target, beyond depth 1;
 	// at depth 1 the site fields above are the whole chain.
 	Chain []Step `json:"chain,omitempty"`
@@ -75,6 +80,18 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 	if err != nil {
 		return nil, err
 	}
+	if t.Kind == string(fact.Method) {
+		// calls through the declarations it overrides and to its overriders
+		seen := map[string]bool{t.ID: true}
+		for _, r := range slices.Concat(hard, soft) {
+			seen[r.id] = true
+		}
+		fh, fs, err := s.familyCallers(ctx, snap, t.ID, seen)
+		if err != nil {
+			return nil, err
+		}
+		hard, soft = append(hard, fh...), append(soft, fs...)
+	}
 	// order every caller by its place, then load the symbols of one page
 	places, err := snap.graph.Places(ctx, reachedIDs(append(append([]reached(nil), hard...), soft...)))
 	if err != nil {
@@ -91,6 +108,23 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 		return nil, err
 	}
 	res.Stated, res.Derived = calls(pageHard, syms), calls(pageSoft, syms)
+	var chains [][]fact.Edge
+	for _, r := range slices.Concat(pageHard, pageSoft) {
+		if r.depth == 1 {
+			chains = append(chains, r.chain)
+		}
+	}
+	via, err := s.viaNames(ctx, snap, t.ID, chains)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range [][]Call{res.Stated, res.Derived} {
+		for i := range l {
+			if st := l[i].steps; l[i].Depth == 1 && len(st) > 0 && st[0].To != t.ID {
+				l[i].Via = via[st[0].To]
+			}
+		}
+	}
 	return c.calls(res, len(hard)+len(soft))
 }
 

@@ -154,6 +154,7 @@ type Brief struct {
 	Depth   int    `json:"depth,omitempty"`   // beyond 1 only
 	Derived bool   `json:"derived,omitempty"` // inferred, not proven (provenance derived)
 	Stale   bool   `json:"stale,omitempty"`   // its lines (or a step of its chain) changed since the revision
+	Via     string `json:"via,omitempty"`     // the family declaration a call or use goes through
 }
 
 // at is "path:line".
@@ -293,7 +294,7 @@ func (r ReferencesResult) concise() any {
 		out.Target = &b
 	}
 	for _, u := range r.Uses {
-		b := Brief{At: at(u.Path, u.Line), Kind: u.Kind, Derived: u.Provenance == "derived", Stale: u.Stale != nil}
+		b := Brief{At: at(u.Path, u.Line), Kind: u.Kind, Derived: u.Provenance == "derived", Stale: u.Stale != nil, Via: u.Via}
 		if u.From != nil {
 			b.ID, b.Name = u.From.ID, u.From.QName
 		}
@@ -314,7 +315,7 @@ func (r CallsResult) concise() any {
 	calls := func(cs []Call) []Brief {
 		out := make([]Brief, 0, len(cs))
 		for _, c := range cs {
-			b := Brief{ID: c.ID, At: at(c.SitePath, c.SiteLine), Kind: c.Kind, Name: c.QName, Derived: c.Provenance == "derived", Stale: c.Stale != nil}
+			b := Brief{ID: c.ID, At: at(c.SitePath, c.SiteLine), Kind: c.Kind, Name: c.QName, Derived: c.Provenance == "derived", Stale: c.Stale != nil, Via: c.Via}
 			if c.Depth > 1 {
 				b.Depth = c.Depth
 			}

@@ -27,6 +27,7 @@ type Use struct {
 	Provenance string     `json:"provenance"`
 	Confidence float64    `json:"confidence"`
 	From       *Symbol    `json:"from"`            // the enclosing definition of the use
+	Via        string     `json:"via,omitempty"`   // the family declaration the use goes through (family.go)
 	Stale      *StaleMark `json:"stale,omitempty"` // the use's line changed since the revision
 }
 
@@ -107,6 +108,28 @@ func (s *Service) References(ctx context.Context, args ReferencesArgs) (*Envelop
 		res.Uses = append(res.Uses, Use{Path: e.EvidencePath, Line: e.EvidenceLine, Kind: string(e.Kind),
 			Provenance: string(e.Provenance), Confidence: e.Confidence, From: from[e.From]})
 	}
+	// a method's family uses follow its own (family.go)
+	fam, err := s.familyUses(ctx, c.snap, target, kinds)
+	if err != nil {
+		return nil, err
+	}
+	if rest := limit - len(res.Uses); rest > 0 && len(fam) > 0 {
+		fo := max(offset-decl-total, 0)
+		page := fam[min(fo, len(fam)):min(fo+rest, len(fam))]
+		var ids []string
+		for _, u := range page {
+			ids = append(ids, u.edge.From)
+		}
+		from, err := s.symbolsOf(ctx, c.snap, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range page {
+			res.Uses = append(res.Uses, Use{Path: u.edge.EvidencePath, Line: u.edge.EvidenceLine, Kind: string(u.edge.Kind),
+				Provenance: u.provenance, Confidence: u.confidence, From: from[u.edge.From], Via: u.via})
+		}
+	}
+	total += len(fam)
 	c.page(len(res.Uses), total+decl)
 	if total+decl == 0 {
 		c.empty(target.Name)
