@@ -69,7 +69,9 @@ type ImpactBlock struct {
 	EntryPointsTotal int          `json:"entry_points_total"`
 	Tables           []ImpactItem `json:"tables"`
 	TablesTotal      int          `json:"tables_total"`
-	Tests            []Symbol     `json:"tests"`
+	// Tests are the test definitions of the change (impacttests.go), in
+	// the answer that starts the symbols list.
+	Tests []Symbol `json:"tests"`
 }
 
 // ImpactResult has the hard block (stated chains only) and the soft block.
@@ -316,11 +318,11 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	res.Hard.Symbols, res.Soft.Symbols = impactItems(pageHard, syms), impactItems(pageSoft, syms)
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(pageHE, syms), impactItems(pageSE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(pageHT, syms), impactItems(pageST, syms)
-	if list == "symbols" {
+	if list == "symbols" && offset == 0 {
 		if res.Hard.Tests, res.Soft.Tests, err = s.impactTests(ctx, snap, res.Targets, hard, soft, places); err != nil {
 			return nil, err
 		}
-		if offset == 0 && len(res.Targets) > 0 {
+		if len(res.Targets) > 0 {
 			if res.CoChanged, err = s.coChanged(ctx, snap, res.Targets[0]); err != nil {
 				return nil, err
 			}
