@@ -194,11 +194,11 @@ func TestM2_CoChangeImpactOnScriptedHistory(t *testing.T) {
 		got := r.M2.ByDepth[d].Stated
 		eq(t, "depth "+d+" stated hits/predicted/truth", [3]int{got.Hits, got.Predicted, got.Truth}, want)
 	}
-	// the first commit declared both methods: each is the other's co-change
+	// one earlier commit declared both methods: support 1, under
+	// co_changed's floor of 2, so the block predicts nothing yet
 	co := r.M2.ByBlock["1"]["co_change"]
-	eq(t, "co_change hits/truth at depth 1", [2]int{co.Hits, co.Truth}, [2]int{2, 2})
-	all := r.M2.ByBlock["1"]["all"]
-	eq(t, "all blocks hit both", all.Hits, 2)
+	eq(t, "co_change hits/predicted/truth at depth 1", [3]int{co.Hits, co.Predicted, co.Truth}, [3]int{0, 0, 2})
+	eq(t, "all blocks at depth 1 hit what calls hit", r.M2.ByBlock["1"]["all"].Hits, r.M2.ByBlock["1"]["calls"].Hits)
 	eq(t, "calls block is by_depth's all", r.M2.ByBlock["3"]["calls"].Hits, r.M2.ByDepth["3"].All.Hits)
 	eq(t, "M2.precision (depth 3, all)", val(r.M2.Precision), 0.2)
 	eq(t, "M2.recall", val(r.M2.Recall), 0.5)
