@@ -116,15 +116,15 @@ type M2 struct {
 	// ByBlock is precision and recall at each depth ("1".."3") of each block
 	// of the answer in mode all: calls (the hard and soft symbols, as
 	// ByDepth), tests, co_change and all (their union).
-	ByBlock map[string]map[string]PR `json:"by_block"`
-	Commits   int               `json:"commits"`  // commits changing two or more methods
-	Seeds     int               `json:"seeds"`    // changed methods asked
-	Unmatched int               `json:"unmatched"`
-	TooLarge  int               `json:"too_large"` // commits left out for changing more than 30 methods
-	Method    string            `json:"method"`
-	Sample    int               `json:"sample"`
-	Seed      uint64            `json:"seed"`
-	Reason    string            `json:"reason,omitempty"`
+	ByBlock   map[string]map[string]PR `json:"by_block"`
+	Commits   int                      `json:"commits"` // commits changing two or more methods
+	Seeds     int                      `json:"seeds"`   // changed methods asked
+	Unmatched int                      `json:"unmatched"`
+	TooLarge  int                      `json:"too_large"` // commits left out for changing more than 30 methods
+	Method    string                   `json:"method"`
+	Sample    int                      `json:"sample"`
+	Seed      uint64                   `json:"seed"`
+	Reason    string                   `json:"reason,omitempty"`
 	counts    map[string]*[3]int
 }
 
