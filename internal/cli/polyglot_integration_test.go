@@ -23,6 +23,9 @@ func polyglotCopy(t *testing.T) string {
 	if err := os.MkdirAll(filepath.Join(root, ".ragraf"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(root, "App.swift"), []byte("func main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg := "languages: [javascript, typescript, python, go, markdown]\n"
 	if err := os.WriteFile(filepath.Join(root, ".ragraf", "project.yaml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -34,7 +37,9 @@ func polyglotCopy(t *testing.T) string {
 // languages with the real binary and asks symbol, references and callers for
 // a declaration of each: the stated callers are the ones the imports (or the
 // Go package) prove; status counts the files by language; slice on a file
-// without a data-flow lowering answers E_CAPABILITY naming the language.
+// without a data-flow lowering answers E_CAPABILITY naming the language; a
+// Swift file is skipped with the reason its grammar is unavailable, which
+// `ragraf version` lists too.
 func TestLang29_PolyglotThroughTheBinary(t *testing.T) {
 	root := polyglotCopy(t)
 	if r := run(t, root, "index"); r.code != 0 {
@@ -122,6 +127,12 @@ func TestLang29_PolyglotThroughTheBinary(t *testing.T) {
 		if !strings.Contains(st.stdout, "\n  "+l+" ") {
 			t.Errorf("status lacks a %s row:\n%s", l, st.stdout)
 		}
+	}
+	if !strings.Contains(st.stdout, "language unavailable 1") {
+		t.Errorf("status does not say why the Swift file is skipped:\n%s", st.stdout)
+	}
+	if v := run(t, root, "version"); !strings.Contains(v.stdout, "swift grammar") || !strings.Contains(v.stdout, "unavailable: no grammar builds here") {
+		t.Errorf("version does not report Swift unavailable:\n%s", v.stdout)
 	}
 	r := run(t, root, "query", "slice", "--path", "web/src/cart.ts", "--line", "22")
 	if !strings.Contains(r.stdout, "E_CAPABILITY") || !strings.Contains(r.stdout, "typescript") {

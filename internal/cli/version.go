@@ -4,9 +4,12 @@ package cli
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ragraf/ragraf/internal/corpus"
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/store/sqlitedb"
 	"github.com/ragraf/ragraf/internal/version"
@@ -29,6 +32,9 @@ func newVersionCmd(io IO) *cobra.Command {
 			}
 			comps := version.Components(sv, nv)
 			comps = append(comps, version.Component{Name: "russian questions", Version: russianLine(facade.Lexicon().Info())})
+			for _, l := range slices.Sorted(maps.Keys(corpus.Unavailable)) {
+				comps = append(comps, version.Component{Name: l + " grammar", Version: "unavailable: " + corpus.Unavailable[l]})
+			}
 			if asJSON {
 				return writeJSON(io.Out, struct {
 					Ragraf     string              `json:"ragraf"`

@@ -99,8 +99,9 @@ func (e EmbeddingsConfig) None() bool { return e.Model == "" || e.Model == NoMod
 
 // Languages and drivers accepted by Validate.
 var (
-	KnownLanguages = []string{"php", "markdown", "sql", "javascript", "typescript", "python", "go", "twig", "blade"}
-	KnownDrivers   = []string{"mysql", "mariadb", "postgres", "sqlite"}
+	KnownLanguages = []string{"php", "markdown", "sql", "javascript", "typescript", "python", "go", "twig", "blade",
+		"java", "csharp", "ruby", "rust", "c", "cpp", "bash", "kotlin", "scala", "lua"}
+	KnownDrivers = []string{"mysql", "mariadb", "postgres", "sqlite"}
 )
 
 // Numeric limits accepted by Validate.

@@ -17,7 +17,8 @@ const template = `# ragraf project configuration.
 # path from the project root.
 
 # Languages to index. Allowed: php, markdown, sql, twig, blade, javascript,
-# typescript, python, go.
+# typescript, python, go, java, csharp, ruby, rust, c, cpp, bash, kotlin,
+# scala, lua.
 languages: ["php", "markdown", "sql", "twig", "blade"]
 
 # Files to consider. Default: everything under the root.

@@ -27,6 +27,14 @@ var langByExt = map[string]string{
 	".ini": "ini", ".txt": "text", ".csv": "csv", ".po": "gettext", ".pot": "gettext",
 }
 
+// Unavailable names the languages whose files are recognised but cannot be
+// read by this build, with the reason; Walk skips their files with it and
+// `ragraf version` lists it.
+var Unavailable = map[string]string{
+	"swift": "no grammar builds here: the maintained Swift grammar (alex-pinkus/tree-sitter-swift) publishes " +
+		"no Go module the module proxy serves and does not commit its generated parser.c",
+}
+
 // binaryExt lists extensions of formats that are binary by construction; Walk
 // reports them as skipped "binary" without opening them.
 var binaryExt = map[string]bool{

@@ -182,6 +182,8 @@ func (w *walker) file(p string, e fs.DirEntry) {
 		f.Status, f.Reason = Skipped, "binary"
 	case f.Lang == "":
 		f.Status, f.Reason = Skipped, "language not indexed: unknown file type"
+	case Unavailable[f.Lang] != "":
+		f.Status, f.Reason = Skipped, "language unavailable: "+f.Lang+": "+Unavailable[f.Lang]
 	case !w.langs[f.Lang]:
 		f.Status, f.Reason = Skipped, "language not indexed: "+f.Lang
 	case f.Size > w.cfg.MaxFileSize:

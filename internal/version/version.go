@@ -21,13 +21,27 @@ type Component struct {
 
 // modules whose versions are reported, with the name shown for each.
 var reported = map[string]string{
-	"github.com/tree-sitter/go-tree-sitter":  "tree-sitter (go bindings)",
-	"github.com/tree-sitter/tree-sitter-php": "tree-sitter-php grammar",
-	"modernc.org/sqlite":                     "sqlite driver (modernc)",
-	"github.com/mattn/go-sqlite3":            "sqlite driver (mattn, graph writes)",
-	"github.com/modelcontextprotocol/go-sdk": "mcp go-sdk",
-	"github.com/pkoukk/tiktoken-go":          "tiktoken-go (cl100k_base)",
-	"github.com/kljensen/snowball":           "snowball stemmer (russian)",
+	"github.com/tree-sitter/go-tree-sitter":              "tree-sitter (go bindings)",
+	"github.com/tree-sitter/tree-sitter-php":             "tree-sitter-php grammar",
+	"github.com/tree-sitter/tree-sitter-javascript":      "tree-sitter-javascript grammar",
+	"github.com/tree-sitter/tree-sitter-typescript":      "tree-sitter-typescript grammar (+tsx)",
+	"github.com/tree-sitter/tree-sitter-python":          "tree-sitter-python grammar",
+	"github.com/tree-sitter/tree-sitter-go":              "tree-sitter-go grammar",
+	"github.com/tree-sitter/tree-sitter-java":            "tree-sitter-java grammar",
+	"github.com/tree-sitter/tree-sitter-c-sharp":         "tree-sitter-c-sharp grammar",
+	"github.com/tree-sitter/tree-sitter-ruby":            "tree-sitter-ruby grammar",
+	"github.com/tree-sitter/tree-sitter-rust":            "tree-sitter-rust grammar",
+	"github.com/tree-sitter/tree-sitter-c":               "tree-sitter-c grammar",
+	"github.com/tree-sitter/tree-sitter-cpp":             "tree-sitter-cpp grammar",
+	"github.com/tree-sitter/tree-sitter-bash":            "tree-sitter-bash grammar",
+	"github.com/tree-sitter/tree-sitter-scala":           "tree-sitter-scala grammar",
+	"github.com/tree-sitter-grammars/tree-sitter-kotlin": "tree-sitter-kotlin grammar",
+	"github.com/tree-sitter-grammars/tree-sitter-lua":    "tree-sitter-lua grammar",
+	"modernc.org/sqlite":                                 "sqlite driver (modernc)",
+	"github.com/mattn/go-sqlite3":                        "sqlite driver (mattn, graph writes)",
+	"github.com/modelcontextprotocol/go-sdk":             "mcp go-sdk",
+	"github.com/pkoukk/tiktoken-go":                      "tiktoken-go (cl100k_base)",
+	"github.com/kljensen/snowball":                       "snowball stemmer (russian)",
 }
 
 // Components lists Go and the reported modules as the binary was built.

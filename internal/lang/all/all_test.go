@@ -26,6 +26,16 @@ func TestFrontEnd_RegistryReadsEachLanguage(t *testing.T) {
 		"go":         {"a.go", "package a\n\nfunc F() {\n}\n", fact.Function, 3, 4},
 		"twig":       {"a.html.twig", "{% extends 'b.html.twig' %}\n{% block body %}\nx\n{% endblock %}\n", fact.Block, 2, 4},
 		"blade":      {"a.blade.php", "@extends('b')\n@section('body')\nx\n@endsection\n", fact.Block, 2, 4},
+		"java":       {"A.java", "class A {\n  void m() {}\n}\n", fact.Class, 1, 3},
+		"csharp":     {"A.cs", "class A {\n  void M() {}\n}\n", fact.Class, 1, 3},
+		"ruby":       {"a.rb", "class A\n  def m; end\nend\n", fact.Class, 1, 3},
+		"rust":       {"a.rs", "fn f() {\n}\n", fact.Function, 1, 2},
+		"c":          {"a.c", "int f(void) {\n  return 0;\n}\n", fact.Function, 1, 3},
+		"cpp":        {"a.cpp", "class A {\n  int x;\n};\n", fact.Class, 1, 3},
+		"bash":       {"a.sh", "f() {\n  true\n}\n", fact.Function, 1, 3},
+		"kotlin":     {"A.kt", "class A {\n  fun m() {}\n}\n", fact.Class, 1, 3},
+		"scala":      {"A.scala", "class A {\n  def m(): Unit = {}\n}\n", fact.Class, 1, 3},
+		"lua":        {"a.lua", "function f()\nend\n", fact.Function, 1, 2},
 	}
 	reg := Registry()
 	if len(reg) != len(files) {

@@ -197,3 +197,62 @@ func TestLang29_TestFiles(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestLang29_MoreLanguages: Java, C#, Ruby, Rust, C, C++, Bash, Kotlin,
+// Scala and Lua give their declarations with ranges and containers (Rust's
+// impl methods and C++'s out-of-class definitions below their type), parent
+// types, calls, instantiations and doc comments.
+func TestLang29_MoreLanguages(t *testing.T) {
+	cases := []struct {
+		lang, file string
+		outline    []string
+		refs       []string
+		doc        [2]string // qname, text
+	}{
+		{"java", "Sample.java", []string{"class Cart 6-17 <>", "method Cart.Cart 9-9 <Cart>", "method Cart.add 12-16 <Cart>",
+			"interface Priced 19-21 <>", "method Priced.price 20-20 <Priced>", "enum Color 23-23 <>"},
+			[]string{"extends Base@6", "implements Priced@6", "method_call add@13 recv=items", "call log@14", "new Item@15"},
+			[2]string{"Cart.add", "Adds an item."}},
+		{"csharp", "Sample.cs", []string{"namespace Shop 3-20 <>", "class Shop.Cart 6-15 <Shop>", "method Shop.Cart.Add 9-14 <Shop.Cart>",
+			"interface Shop.IPriced 17-17 <Shop>", "class Shop.Point 18-18 <Shop>", "enum Shop.Color 19-19 <Shop>"},
+			[]string{"extends Base@6", "extends IPriced@6", "call Log@11", "new Item@12", "method_call Touch@13 recv=i"},
+			[2]string{"Shop.Cart", "<summary>A cart.</summary>"}},
+		{"ruby", "sample.rb", []string{"class Cart 2-12 <>", "method Cart.add 4-8 <Cart>", "method Cart.build 10-11 <Cart>",
+			"namespace Shop 14-16 <>"},
+			[]string{"extends Base@2", "call log@5", "method_call touch@6 recv=item", "new Item@7"},
+			[2]string{"Cart", "A cart."}},
+		{"rust", "sample.rs", []string{"class Cart 2-4 <>", "trait Priced 6-8 <>", "method Priced.price 7-7 <Priced>",
+			"method Cart.add 12-16 <Cart>", "method Cart.price 20-20 <Cart>", "enum Color 23-23 <>", "function helper 25-25 <>"},
+			[]string{"call log@14", "method_call new@15 recv=Item", "implements Priced@19"},
+			[2]string{"Cart.add", "Adds an item."}},
+		{"c", "sample.c", []string{"class point 4-6 <>", "class point_t 8-8 <>", "function add 11-13 <>", "function name 15-15 <>"},
+			[]string{"call helper@12"}, [2]string{"add", "Adds two numbers."}},
+		{"cpp", "sample.cpp", []string{"namespace shop 1-14 <>", "class shop.Cart 4-8 <shop>", "method shop.Cart.add 6-6 <shop.Cart>",
+			"method shop.Cart.price 10-12 <shop.Cart>", "function main 16-19 <>"},
+			[]string{"extends Base@4", "call helper@11", "new Cart@17", "method_call add@18 recv=c"},
+			[2]string{"shop.Cart", "A cart."}},
+		{"bash", "sample.sh", []string{"function build 3-6 <>", "function helper 8-8 <>"},
+			[]string{"call helper@5", "call build@9"}, [2]string{"build", "Builds the project."}},
+		{"kotlin", "Sample.kt", []string{"class Cart 2-7 <>", "method Cart.add 3-6 <Cart>", "interface Priced 9-11 <>",
+			"class Registry 13-13 <>", "function helper 15-15 <>"},
+			[]string{"call log@4", "method_call touch@5 recv=i"}, [2]string{"Cart", "A cart."}},
+		{"scala", "Sample.scala", []string{"class Cart 2-7 <>", "method Cart.add 3-6 <Cart>", "trait Priced 9-11 <>",
+			"class Registry 13-15 <>", "method Registry.helper 14-14 <Registry>"},
+			[]string{"extends Base@2", "extends Priced@2", "call log@4", "method_call touch@5 recv=i"}, [2]string{"Cart", "A cart."}},
+		{"lua", "sample.lua", []string{"function add 2-4 <>", "method M.build 6-8 <>", "method Cart.price 10-12 <>"},
+			[]string{"call helper@3", "call add@7", "method_call total@11 recv=self"}, [2]string{"add", "Adds two numbers."}},
+	}
+	for _, c := range cases {
+		t.Run(c.lang, func(t *testing.T) {
+			f := extractFile(t, c.lang, c.file)
+			mustHave(t, "outline", outline(f), c.outline...)
+			mustHave(t, "refs", refs(f), c.refs...)
+			if got := docs(f)[c.doc[0]]; got != c.doc[1] {
+				t.Errorf("doc of %s: %q, want %q", c.doc[0], got, c.doc[1])
+			}
+			if f.Partial {
+				t.Errorf("partial: %s", f.Reason)
+			}
+		})
+	}
+}

@@ -54,7 +54,7 @@ func (x *extraction) facts() lang.Facts {
 	kinds := make([]fact.NodeKind, len(x.defs))
 	parents := make([]int, len(x.defs))
 	disamb := map[string]int{}
-	topType := map[string]int{} // top-level class-like declarations by name
+	topType := map[string]int{} // class-like declarations by name, the first of each
 	var stack []int
 	for i := range x.defs {
 		d := &x.defs[i]
@@ -87,7 +87,7 @@ func (x *extraction) facts() lang.Facts {
 		key := string(kind) + "\x00" + qn
 		ids[i] = fact.NodeID(kind, qn, x.path, disamb[key])
 		disamb[key]++
-		if parents[i] < 0 && kind.IsType() {
+		if kind.IsType() {
 			if _, dup := topType[d.name]; !dup {
 				topType[d.name] = i
 			}
@@ -160,6 +160,9 @@ func (x *extraction) facts() lang.Facts {
 		}
 		if u.kind == fact.RefImport {
 			from = x.fileID
+		}
+		if t, ok := topType[u.owner]; ok && u.owner != "" {
+			from = ids[t]
 		}
 		// a declaration's own name is no use of it
 		if len(stack) > 0 {
@@ -234,7 +237,10 @@ func (x *extraction) docComment(d *def) (string, int, int) {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
-	if !x.spec.IsDoc(parts[0]) {
+	if strings.HasPrefix(parts[0], "#!") { // a script's interpreter line
+		parts, first = parts[1:], first+1
+	}
+	if len(parts) == 0 || !x.spec.IsDoc(parts[0]) {
 		return "", 0, 0
 	}
 	text := cleanDoc(strings.Join(parts, "\n"))
@@ -268,7 +274,7 @@ func cleanDoc(s string) string {
 		l = strings.TrimPrefix(l, "/**")
 		l = strings.TrimPrefix(l, "/*")
 		l = strings.TrimSuffix(l, "*/")
-		for _, p := range []string{"///", "//!", "//", "#", "*"} {
+		for _, p := range []string{"///", "//!", "//", "---", "--", "#", "*"} {
 			if strings.HasPrefix(l, p) {
 				l = strings.TrimPrefix(l, p)
 				break

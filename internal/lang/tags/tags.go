@@ -240,6 +240,7 @@ type use struct {
 	name      string
 	recv      string
 	alt       string
+	owner     string // the type declared apart the use belongs to (@receiver: Rust's impl Trait for Type)
 	start     uint
 	line, col int
 }
@@ -344,6 +345,9 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 			}
 			u.kind, u.name = map[string]fact.RefKind{"extends": fact.RefExtends, "implements": fact.RefImplements, "typeref": fact.RefType}[mainCap], baseName(text(target))
 			u.recv = receiverText(text(recv))
+			if receiver != nil {
+				u.owner = baseName(text(receiver))
+			}
 		case "import":
 			u.kind = fact.RefImport
 			u.recv = unquote(text(source))

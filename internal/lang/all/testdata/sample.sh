@@ -1,0 +1,9 @@
+#!/bin/sh
+# Builds the project.
+build() {
+  echo "building"
+  helper
+}
+
+helper() { true; }
+build
