@@ -86,7 +86,7 @@ func inspect(t *testing.T, bin, dir string, target []string, args ...string) (ma
 	return v, out.String() + errb.String(), code
 }
 
-var entryID = regexp.MustCompile(`"id":\s*\\?"(d-[0-9a-f]+)\\?"`)
+var entryID = regexp.MustCompile(`(?:"id":\s*\\?"|entry\.id: )(d-[0-9a-f]+)`) // the JSON envelope or the text answer
 
 // TestMCPInspectorConformance: the official MCP Inspector CLI lists the tools
 // under --strict with no schema finding and calls every tool, over stdio and
