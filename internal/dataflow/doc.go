@@ -2,7 +2,7 @@
 // and flow operations (ARCHITECTURE.md §11): the IR a language lowers one
 // function into (ir.go), the models of sources, sinks and sanitizers shipped
 // as data (models.go, models.yaml), the IR's stored form (codec.go), and the
-// queries that walk the IR within and across functions (query.go).
+// queries that walk the IR within and across functions (query.go, slice_flow.go).
 //
 // # IR
 //

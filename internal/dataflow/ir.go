@@ -1,5 +1,5 @@
 // This file defines the IR a language lowers a function into; the lowering
-// of PHP is internal/lang/php/dataflow.go, the queries over it query.go.
+// of PHP is internal/lang/php/dataflow.go, the queries over it query.go and slice_flow.go.
 
 package dataflow
 
