@@ -18,10 +18,10 @@ func english(w Word) []string {
 	return out
 }
 
-// TestRU32_GlossaryTranslatesInflectedWords: the glossary's words are found
+// TestRussianQuestions_GlossaryTranslatesInflectedWords: the glossary's words are found
 // in any of their forms (Snowball stems), stop words are dropped, and the
 // first English word of an entry weighs most.
-func TestRU32_GlossaryTranslatesInflectedWords(t *testing.T) {
+func TestRussianQuestions_GlossaryTranslatesInflectedWords(t *testing.T) {
 	l := Load("none")
 	exp := l.Expand("удалить заказы из корзины пользователя")
 	var got []string
@@ -41,9 +41,9 @@ func TestRU32_GlossaryTranslatesInflectedWords(t *testing.T) {
 	}
 }
 
-// TestRU32_MixedQueryKeepsIdentifiers: Latin words and identifiers stay as
+// TestRussianQuestions_MixedQueryKeepsIdentifiers: Latin words and identifiers stay as
 // written, in their place.
-func TestRU32_MixedQueryKeepsIdentifiers(t *testing.T) {
+func TestRussianQuestions_MixedQueryKeepsIdentifiers(t *testing.T) {
 	exp := Load("none").Expand("где вызывается saveOrder и order_items")
 	var kept []string
 	for _, w := range exp.Words {
@@ -62,10 +62,10 @@ func TestRU32_MixedQueryKeepsIdentifiers(t *testing.T) {
 	}
 }
 
-// TestRU32_GlossaryWellFormed: every line of the glossary is a Russian word,
+// TestRussianQuestions_GlossaryWellFormed: every line of the glossary is a Russian word,
 // a tab and English words; it holds a few hundred entries and no Russian
 // word twice.
-func TestRU32_GlossaryWellFormed(t *testing.T) {
+func TestRussianQuestions_GlossaryWellFormed(t *testing.T) {
 	seen := map[string]bool{}
 	n := 0
 	for i, line := range strings.Split(glossaryTSV, "\n") {
@@ -126,10 +126,10 @@ func b64enc(n int) string {
 	return string(out)
 }
 
-// TestRU32_DictionaryInverted: the dictd database is read and inverted; a
+// TestRussianQuestions_DictionaryInverted: the dictd database is read and inverted; a
 // word the glossary lacks is translated by it, after the glossary's words
 // where both know it, and Info names it.
-func TestRU32_DictionaryInverted(t *testing.T) {
+func TestRussianQuestions_DictionaryInverted(t *testing.T) {
 	base := writeDict(t, [][2]string{
 		{"weather", "погода"},
 		{"letter", "1. письмо\n2. буква"},
@@ -152,9 +152,9 @@ func TestRU32_DictionaryInverted(t *testing.T) {
 	}
 }
 
-// TestRU32_MissingDictionaryLeavesGlossary: without the dictionary's files
+// TestRussianQuestions_MissingDictionaryLeavesGlossary: without the dictionary's files
 // the glossary still translates and Info says what is missing.
-func TestRU32_MissingDictionaryLeavesGlossary(t *testing.T) {
+func TestRussianQuestions_MissingDictionaryLeavesGlossary(t *testing.T) {
 	l := Load(filepath.Join(t.TempDir(), "nothing"))
 	if l.Info().Missing == "" || l.Info().Entries != 0 || !strings.Contains(l.Info().Missing, "dict-freedict-eng-rus") {
 		t.Errorf("info %+v", l.Info())
@@ -164,9 +164,9 @@ func TestRU32_MissingDictionaryLeavesGlossary(t *testing.T) {
 	}
 }
 
-// TestRU32_FreeDictAsInstalled reads Debian's dict-freedict-eng-rus where
+// TestRussianQuestions_FreeDictAsInstalled reads Debian's dict-freedict-eng-rus where
 // dictd installs it (scripts/test.sh installs it).
-func TestRU32_FreeDictAsInstalled(t *testing.T) {
+func TestRussianQuestions_FreeDictAsInstalled(t *testing.T) {
 	if _, err := os.Stat(DefaultDict + ".index"); err != nil {
 		t.Skip("dict-freedict-eng-rus is not installed")
 	}

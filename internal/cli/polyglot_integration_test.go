@@ -33,14 +33,14 @@ func polyglotCopy(t *testing.T) string {
 	return root
 }
 
-// TestLang29_PolyglotThroughTheBinary indexes a small repository in four
+// TestLanguages_PolyglotThroughTheBinary indexes a small repository in four
 // languages with the real binary and asks symbol, references and callers for
 // a declaration of each: the stated callers are the ones the imports (or the
 // Go package) prove; status counts the files by language; slice on a file
 // without a data-flow lowering answers E_CAPABILITY naming the language; a
 // Swift file is skipped with the reason its grammar is unavailable, which
 // `ragraf version` lists too.
-func TestLang29_PolyglotThroughTheBinary(t *testing.T) {
+func TestLanguages_PolyglotThroughTheBinary(t *testing.T) {
 	root := polyglotCopy(t)
 	if r := run(t, root, "index"); r.code != 0 {
 		t.Fatalf("index: %d %s", r.code, r.stderr)

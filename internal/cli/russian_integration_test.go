@@ -64,10 +64,10 @@ func russianSearch(t *testing.T, root, q string) searchAnswer {
 	return a
 }
 
-// TestRU32_VersionAndStatusNameTheDictionary: with the dictionary installed
+// TestRussianQuestions_VersionAndStatusNameTheDictionary: with the dictionary installed
 // (here a small one where RAGRAF_DICT points) version and status name it and
 // a Russian question is translated by it.
-func TestRU32_VersionAndStatusNameTheDictionary(t *testing.T) {
+func TestRussianQuestions_VersionAndStatusNameTheDictionary(t *testing.T) {
 	t.Setenv("RAGRAF_DICT", writeDictd(t))
 	root := russianProject(t)
 	for _, args := range [][]string{{"version"}, {"status"}} {
@@ -82,10 +82,10 @@ func TestRU32_VersionAndStatusNameTheDictionary(t *testing.T) {
 	}
 }
 
-// TestRU32_WithoutDictionaryTheGlossaryAnswers: without the dictionary,
+// TestRussianQuestions_WithoutDictionaryTheGlossaryAnswers: without the dictionary,
 // version and status say so, and a Russian question is still answered
 // through the glossary, the answer saying the dictionary is missing.
-func TestRU32_WithoutDictionaryTheGlossaryAnswers(t *testing.T) {
+func TestRussianQuestions_WithoutDictionaryTheGlossaryAnswers(t *testing.T) {
 	t.Setenv("RAGRAF_DICT", filepath.Join(t.TempDir(), "absent"))
 	root := russianProject(t)
 	for _, args := range [][]string{{"version"}, {"status"}} {

@@ -64,10 +64,10 @@ func firstNames(r SearchResult, n int) []string {
 	return out
 }
 
-// TestRU32_RussianQuestionFindsEnglishCode: a Russian question is stemmed,
+// TestRussianQuestions_RussianQuestionFindsEnglishCode: a Russian question is stemmed,
 // translated and matched against split identifiers in every mode; the answer
 // says how it was searched and that the dictionary is missing when it is.
-func TestRU32_RussianQuestionFindsEnglishCode(t *testing.T) {
+func TestRussianQuestions_RussianQuestionFindsEnglishCode(t *testing.T) {
 	t.Setenv(bilingual.DictEnv, "none")
 	s := newRussianService(t)
 	for _, mode := range []string{"lexical", "semantic", "hybrid"} {
@@ -94,9 +94,9 @@ func TestRU32_RussianQuestionFindsEnglishCode(t *testing.T) {
 	}
 }
 
-// TestRU32_MixedQuestionKeepsIdentifier: "где вызывается saveOrder" keeps
+// TestRussianQuestions_MixedQuestionKeepsIdentifier: "где вызывается saveOrder" keeps
 // saveOrder as it is, so the method itself ranks first.
-func TestRU32_MixedQuestionKeepsIdentifier(t *testing.T) {
+func TestRussianQuestions_MixedQuestionKeepsIdentifier(t *testing.T) {
 	s := newRussianService(t)
 	r := call(t, s, "search", `{"query":"где вызывается saveOrder","mode":"hybrid","limit":3}`).Result.(SearchResult)
 	if len(r.Hits) == 0 || r.Hits[0].Name != "saveOrder" {
@@ -111,10 +111,10 @@ func TestRU32_MixedQuestionKeepsIdentifier(t *testing.T) {
 	}
 }
 
-// TestRU32_RussianCommentMatchesDirectly: a Russian docblock in the code is
+// TestRussianQuestions_RussianCommentMatchesDirectly: a Russian docblock in the code is
 // found by a Russian question in other forms of its words, which neither
 // the glossary nor the dictionary translates.
-func TestRU32_RussianCommentMatchesDirectly(t *testing.T) {
+func TestRussianQuestions_RussianCommentMatchesDirectly(t *testing.T) {
 	s := newRussianService(t)
 	r := call(t, s, "search", `{"query":"пересчитать купоны","mode":"lexical","limit":3}`).Result.(SearchResult)
 	found := false

@@ -7,11 +7,11 @@ import (
 	"github.com/ragraf/ragraf/internal/fact"
 )
 
-// TestLang29_TaggedResolution: a name imported from a project file, declared
+// TestLanguages_TaggedResolution: a name imported from a project file, declared
 // in the same file or (Go) package, or a member of an imported module is
 // linked stated; other names are matched by name, derived, within the
 // language family only; a module outside the project is external.
-func TestLang29_TaggedResolution(t *testing.T) {
+func TestLanguages_TaggedResolution(t *testing.T) {
 	file := func(p, l string) fact.Node {
 		return fact.Node{ID: fact.FileNodeID(p), Kind: fact.File, Name: p, QName: p, Path: p, Lang: l}
 	}

@@ -74,13 +74,13 @@ func edgeLines(nodes []fact.Node, out Output) []string {
 	return got
 }
 
-// TestIssue28_TemplatesLinkToTemplatesRoutesAndPHP: a Symfony controller's
+// TestTemplates_TemplatesLinkToTemplatesRoutesAndPHP: a Symfony controller's
 // render() and #[Template] reach the template file; extends, include and
 // import reach theirs (a @Namespace name its bundle's); path() reaches the
 // route of that name; a Twig function and filter reach the extension
 // method registered for them by new TwigFunction and #[AsTwigFilter]; an
 // unknown template or route name stays unresolved with the reason.
-func TestIssue28_TemplatesLinkToTemplatesRoutesAndPHP(t *testing.T) {
+func TestTemplates_TemplatesLinkToTemplatesRoutesAndPHP(t *testing.T) {
 	nodes, out := templateApp(t, map[string]string{
 		"src/Controller/Blog.php": `<?php
 namespace App\Controller;
@@ -144,11 +144,11 @@ class AppExtension extends AbstractExtension {
 	}
 }
 
-// TestIssue28_BladeLinksViewsComponentsAndRoutes: view(), View::make and
+// TestTemplates_BladeLinksViewsComponentsAndRoutes: view(), View::make and
 // Route::view reach the Blade file of the dotted name; @extends and
 // @include theirs; <x-alert> reaches its component class and
 // <x-forms.input> its anonymous component view; route() the named route.
-func TestIssue28_BladeLinksViewsComponentsAndRoutes(t *testing.T) {
+func TestTemplates_BladeLinksViewsComponentsAndRoutes(t *testing.T) {
 	nodes, out := templateApp(t, map[string]string{
 		"routes/web.php": `<?php
 use Illuminate\Support\Facades\Route;

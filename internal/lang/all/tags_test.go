@@ -85,11 +85,11 @@ func mustHave(t *testing.T, what string, got []string, want ...string) {
 	}
 }
 
-// TestLang29_Definitions: each tree-parsed language gives its declarations
+// TestLanguages_Definitions: each tree-parsed language gives its declarations
 // with exact line ranges and containers (methods below their class, Go
 // methods below their receiver type), doc comments as chunks of their
 // symbol, imports with the name they bind and calls with their receiver.
-func TestLang29_Definitions(t *testing.T) {
+func TestLanguages_Definitions(t *testing.T) {
 	t.Run("typescript", func(t *testing.T) {
 		f := extractFile(t, "typescript", "sample.ts")
 		mustHave(t, "outline", outline(f),
@@ -159,9 +159,9 @@ func TestLang29_Definitions(t *testing.T) {
 	})
 }
 
-// TestLang29_Partial: a file with syntax errors keeps what was read and is
+// TestLanguages_Partial: a file with syntax errors keeps what was read and is
 // partial with the line of the first error.
-func TestLang29_Partial(t *testing.T) {
+func TestLanguages_Partial(t *testing.T) {
 	f := extractFile(t, "python", "broken.py")
 	if !f.Partial || !strings.Contains(f.Reason, "syntax errors: first at line") {
 		t.Fatalf("partial %v %q", f.Partial, f.Reason)
@@ -169,9 +169,9 @@ func TestLang29_Partial(t *testing.T) {
 	mustHave(t, "outline", outline(f), "function ok 1-2 <>")
 }
 
-// TestLang29_TestFiles: declarations of test files carry test=true by each
+// TestLanguages_TestFiles: declarations of test files carry test=true by each
 // language's convention.
-func TestLang29_TestFiles(t *testing.T) {
+func TestLanguages_TestFiles(t *testing.T) {
 	cases := map[string][]string{
 		"go":         {"a_test.go"},
 		"python":     {"test_a.py", "a_test.py", "conftest.py"},
@@ -198,11 +198,11 @@ func TestLang29_TestFiles(t *testing.T) {
 	}
 }
 
-// TestLang29_MoreLanguages: Java, C#, Ruby, Rust, C, C++, Bash, Kotlin,
+// TestLanguages_MoreLanguages: Java, C#, Ruby, Rust, C, C++, Bash, Kotlin,
 // Scala and Lua give their declarations with ranges and containers (Rust's
 // impl methods and C++'s out-of-class definitions below their type), parent
 // types, calls, instantiations and doc comments.
-func TestLang29_MoreLanguages(t *testing.T) {
+func TestLanguages_MoreLanguages(t *testing.T) {
 	cases := []struct {
 		lang, file string
 		outline    []string

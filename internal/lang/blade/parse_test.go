@@ -20,13 +20,13 @@ func read(t *testing.T, src string) lang.Facts {
 	return f
 }
 
-// TestIssue28_BladeTemplateNodesAndEdges: @section, @yield and @fragment
+// TestTemplates_BladeTemplateNodesAndEdges: @section, @yield and @fragment
 // are block nodes with their ranges; @extends, @include*, @each and
 // @component name templates; <x-…> tags and @livewire name components;
 // route() and view() in echoes and directive arguments name routes and
 // templates; comments, @verbatim, @@ escapes and e-mail addresses are not
 // read as directives.
-func TestIssue28_BladeTemplateNodesAndEdges(t *testing.T) {
+func TestTemplates_BladeTemplateNodesAndEdges(t *testing.T) {
 	src := `@extends('layouts.app')
 @section('title', 'Books')
 {{-- @include('commented') --}}
@@ -84,10 +84,10 @@ func TestIssue28_BladeTemplateNodesAndEdges(t *testing.T) {
 	}
 }
 
-// TestIssue28_BladeBadTemplateIsPartialWithLine: an unclosed comment or
+// TestTemplates_BladeBadTemplateIsPartialWithLine: an unclosed comment or
 // echo, a section without its end or an end without its start make the
 // file partial with the line.
-func TestIssue28_BladeBadTemplateIsPartialWithLine(t *testing.T) {
+func TestTemplates_BladeBadTemplateIsPartialWithLine(t *testing.T) {
 	for src, want := range map[string]string{
 		"@section('a')\nx\n":            "line 1: section not closed",
 		"x\n@endsection\n":              "line 2: end of section without its start",

@@ -32,12 +32,12 @@ func refs(f lang.Facts) []string {
 
 func itoa(i int) string { return fmt.Sprintf("%02d", i) }
 
-// TestIssue28_TwigTemplateNodesAndEdges: blocks and macros are nodes with
+// TestTemplates_TwigTemplateNodesAndEdges: blocks and macros are nodes with
 // their line ranges, nested blocks below their block; extends, include,
 // embed, import, from, use and form_theme name templates with their edge
 // kind; path() and url() name routes; project functions and filters are
 // referenced, Twig's own are not; comments and verbatim blocks are not read.
-func TestIssue28_TwigTemplateNodesAndEdges(t *testing.T) {
+func TestTemplates_TwigTemplateNodesAndEdges(t *testing.T) {
 	src := `{% extends 'base.html.twig' %}
 {% import 'macros/forms.html.twig' as forms %}
 {% from "@Admin/x.html.twig" import a, b %}
@@ -99,10 +99,10 @@ func TestIssue28_TwigTemplateNodesAndEdges(t *testing.T) {
 	}
 }
 
-// TestIssue28_TwigBadTemplateIsPartialWithLine: a tag that is not closed,
+// TestTemplates_TwigBadTemplateIsPartialWithLine: a tag that is not closed,
 // an end tag without its start or a block not ended make the file partial
 // with the line; the blocks read before stay.
-func TestIssue28_TwigBadTemplateIsPartialWithLine(t *testing.T) {
+func TestTemplates_TwigBadTemplateIsPartialWithLine(t *testing.T) {
 	for src, want := range map[string]string{
 		"{% block a %}\n{% endblock %}\n{{ x\n":         "line 3: unclosed {{",
 		"{% block a %}\n{% endblock %}\n{% endblock %}": "line 3: end of block without its start",
