@@ -255,24 +255,29 @@ func (r *resolver) resolveAll(ctx context.Context, refs []fact.Ref) (map[fact.Re
 		if o == skip {
 			continue
 		}
-		s := stats[ref.Kind]
-		if s == nil {
-			s = &KindStats{}
-			stats[ref.Kind] = s
-		}
-		s.Total++
-		switch o {
-		case stated:
-			s.Stated++
-		case derived:
-			s.Derived++
-		case unresolved:
-			s.Unresolved++
-		case external:
-			s.External++
-		}
+		countOutcome(stats, ref.Kind, o)
 	}
 	return stats, nil
+}
+
+// countOutcome adds one resolved reference of kind to stats.
+func countOutcome(stats map[fact.RefKind]*KindStats, kind fact.RefKind, o outcome) {
+	s := stats[kind]
+	if s == nil {
+		s = &KindStats{}
+		stats[kind] = s
+	}
+	s.Total++
+	switch o {
+	case stated:
+		s.Stated++
+	case derived:
+		s.Derived++
+	case unresolved:
+		s.Unresolved++
+	case external:
+		s.External++
+	}
 }
 
 func round3(f float64) float64 {

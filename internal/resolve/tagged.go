@@ -132,24 +132,7 @@ func add(m map[string]map[string][]int, k1, k2 string, v int) {
 	inner[k2] = append(inner[k2], v)
 }
 
-func (r *taggedResolver) count(ref *fact.Ref, o outcome) {
-	s := r.stats[ref.Kind]
-	if s == nil {
-		s = &KindStats{}
-		r.stats[ref.Kind] = s
-	}
-	s.Total++
-	switch o {
-	case stated:
-		s.Stated++
-	case derived:
-		s.Derived++
-	case unresolved:
-		s.Unresolved++
-	case external:
-		s.External++
-	}
-}
+func (r *taggedResolver) count(ref *fact.Ref, o outcome) { countOutcome(r.stats, ref.Kind, o) }
 
 func (r *taggedResolver) edge(kind fact.EdgeKind, from, to string, ref *fact.Ref, prov fact.Provenance, conf float64) {
 	if from == "" || to == "" {
