@@ -7,9 +7,6 @@
 package blade
 
 import (
-	"context"
-	"strings"
-
 	"github.com/ragraf/ragraf/internal/lang"
 	"github.com/ragraf/ragraf/internal/lang/tpl"
 )
@@ -23,20 +20,8 @@ type FrontEnd struct{}
 // Name is Lang.
 func (FrontEnd) Name() string { return Lang }
 
-// New returns the parser; Blade needs no option.
-func (FrontEnd) New(lang.Options) (lang.Parser, error) { return parser{}, nil }
-
-type parser struct{}
-
-func (parser) Close() {}
-
-// File reads one template. A comment, echo or block directive that is not
-// closed makes the file partial with the line; what was read is kept.
-func (parser) File(ctx context.Context, path string, src []byte) (lang.Facts, error) {
-	if err := ctx.Err(); err != nil {
-		return lang.Facts{}, err
-	}
-	b := tpl.New(path, Lang)
-	parse(b, src)
-	return b.Facts(strings.Count(string(src), "\n") + 1), nil
+// New returns the parser; Blade needs no option. A comment, echo or block
+// directive that is not closed makes the file partial with the line.
+func (FrontEnd) New(lang.Options) (lang.Parser, error) {
+	return tpl.Parser{Lang: Lang, Parse: parse}, nil
 }

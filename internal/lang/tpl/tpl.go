@@ -5,6 +5,8 @@
 package tpl
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -148,4 +150,25 @@ func (b *Builder) Facts(lastLine int) lang.Facts {
 	}
 	b.open = nil
 	return b.facts
+}
+
+// Parser is a template language's lang.Parser: Parse scans one file's
+// source into the builder, noting what it could not read as partial with
+// the line; what was read is kept.
+type Parser struct {
+	Lang  string
+	Parse func(b *Builder, src []byte)
+}
+
+// Close releases nothing: a template scanner holds no resources.
+func (Parser) Close() {}
+
+// File reads one template.
+func (p Parser) File(ctx context.Context, path string, src []byte) (lang.Facts, error) {
+	if err := ctx.Err(); err != nil {
+		return lang.Facts{}, err
+	}
+	b := New(path, p.Lang)
+	p.Parse(b, src)
+	return b.Facts(bytes.Count(src, []byte("\n")) + 1), nil
 }

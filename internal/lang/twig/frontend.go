@@ -8,9 +8,6 @@
 package twig
 
 import (
-	"bytes"
-	"context"
-
 	"github.com/ragraf/ragraf/internal/lang"
 	"github.com/ragraf/ragraf/internal/lang/tpl"
 )
@@ -24,20 +21,8 @@ type FrontEnd struct{}
 // Name is Lang.
 func (FrontEnd) Name() string { return Lang }
 
-// New returns the parser; Twig needs no option.
-func (FrontEnd) New(lang.Options) (lang.Parser, error) { return parser{}, nil }
-
-type parser struct{}
-
-func (parser) Close() {}
-
-// File reads one template. A tag that is not closed or an end tag without
-// its start makes the file partial with the line; what was read is kept.
-func (parser) File(ctx context.Context, path string, src []byte) (lang.Facts, error) {
-	if err := ctx.Err(); err != nil {
-		return lang.Facts{}, err
-	}
-	b := tpl.New(path, Lang)
-	parse(b, src)
-	return b.Facts(bytes.Count(src, []byte("\n")) + 1), nil
+// New returns the parser; Twig needs no option. A tag that is not closed or
+// an end tag without its start makes the file partial with the line.
+func (FrontEnd) New(lang.Options) (lang.Parser, error) {
+	return tpl.Parser{Lang: Lang, Parse: parse}, nil
 }
