@@ -4,9 +4,7 @@ package cli
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
-	"runtime"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -42,21 +40,8 @@ func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
 	cmd.Flags().IntVarP(&opts.Parallelism, "jobs", "j", 0, "extraction workers (default: number of CPUs)")
 	cmd.Flags().BoolVar(&opts.NoEmbed, "no-embed", false, "do not run the embedding model: only vectors already in the vector cache (none for static:project, which is not trained)")
 	cmd.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the build to this file")
-	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile (allocations of the whole build) to this file")
+	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile of the build's peak of live heap to this file (`go tool pprof -sample_index=inuse_space`)")
 	return cmd
-}
-
-// writeHeapProfile writes the heap profile of the build to path.
-func writeHeapProfile(path string, log *slog.Logger) {
-	f, err := os.Create(path)
-	if err != nil {
-		log.Warn("writing heap profile", "err", err.Error())
-		return
-	}
-	defer f.Close()
-	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
-		log.Warn("writing heap profile", "err", err.Error())
-	}
 }
 
 func indexRun(cmd *cobra.Command, opts *indexOptions) error {
@@ -64,6 +49,7 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 	if err != nil {
 		return err
 	}
+	setMemoryLimit(cfg.MaxMemoryMB)
 	log, closeLog := opts.Global.logger(opts.IO, root)
 	defer closeLog()
 	// the previous revision's ledger is archived with a report, as
@@ -103,8 +89,7 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 		defer pprof.StopCPUProfile()
 	}
 	if opts.MemProfile != "" {
-		runtime.MemProfileRate = 64 << 10
-		defer writeHeapProfile(opts.MemProfile, log)
+		defer startPeakProfiler(opts.MemProfile, log).Stop()
 	}
 	start := time.Now()
 	info, err := rev.Build(cmd.Context(), bo)

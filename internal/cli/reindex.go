@@ -56,6 +56,7 @@ func reindexRun(cmd *cobra.Command, opts *reindexOptions) error {
 	if err != nil {
 		return err
 	}
+	setMemoryLimit(cfg.MaxMemoryMB)
 	log, closeLog := opts.Global.logger(opts.IO, root)
 	defer closeLog()
 	svc, err := opts.Global.service(root)

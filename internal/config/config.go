@@ -23,21 +23,26 @@ import (
 
 // Config is the content of project.yaml.
 type Config struct {
-	Languages        []string         `yaml:"languages" json:"languages"`
-	Include          []string         `yaml:"include" json:"include"`
-	Exclude          []string         `yaml:"exclude" json:"exclude"`
-	SecretsExclude   []string         `yaml:"secrets_exclude" json:"secrets_exclude"`
-	MaxFileSize      int64            `yaml:"max_file_size" json:"max_file_size"`
-	MaxFileWork      int64            `yaml:"max_file_work" json:"max_file_work"`
-	MaxFileMS        int64            `yaml:"max_file_ms" json:"max_file_ms"` // read so older files load; unused: the budget is work, not time
-	MaxFileMemoryMB  int64            `yaml:"max_file_memory_mb" json:"max_file_memory_mb"`
-	ChunkBudget      int              `yaml:"chunk_budget" json:"chunk_budget"`
-	RetainRevs       int              `yaml:"retain_revs" json:"retain_revs"`
-	RespectGitignore bool             `yaml:"respect_gitignore" json:"respect_gitignore"`
-	Database         DatabaseConfig   `yaml:"database" json:"database"`
-	DataFlow         DataFlowConfig   `yaml:"dataflow" json:"dataflow"`
-	Embeddings       EmbeddingsConfig `yaml:"embeddings" json:"embeddings"`
-	CoChange         CoChangeConfig   `yaml:"co_change" json:"co_change"`
+	Languages        []string `yaml:"languages" json:"languages"`
+	Include          []string `yaml:"include" json:"include"`
+	Exclude          []string `yaml:"exclude" json:"exclude"`
+	SecretsExclude   []string `yaml:"secrets_exclude" json:"secrets_exclude"`
+	MaxFileSize      int64    `yaml:"max_file_size" json:"max_file_size"`
+	MaxFileWork      int64    `yaml:"max_file_work" json:"max_file_work"`
+	MaxFileMS        int64    `yaml:"max_file_ms" json:"max_file_ms"` // read so older files load; unused: the budget is work, not time
+	MaxFileMemoryMB  int64    `yaml:"max_file_memory_mb" json:"max_file_memory_mb"`
+	ChunkBudget      int      `yaml:"chunk_budget" json:"chunk_budget"`
+	RetainRevs       int      `yaml:"retain_revs" json:"retain_revs"`
+	RespectGitignore bool     `yaml:"respect_gitignore" json:"respect_gitignore"`
+	// MaxMemoryMB is the memory budget of a build (the Go runtime's soft
+	// limit; a tight one also lowers parse concurrency and the static
+	// model's training sample). Not part of Hash: it changes how a build
+	// runs, never what it writes.
+	MaxMemoryMB int              `yaml:"max_memory_mb" json:"max_memory_mb,omitempty"`
+	Database    DatabaseConfig   `yaml:"database" json:"database"`
+	DataFlow    DataFlowConfig   `yaml:"dataflow" json:"dataflow"`
+	Embeddings  EmbeddingsConfig `yaml:"embeddings" json:"embeddings"`
+	CoChange    CoChangeConfig   `yaml:"co_change" json:"co_change"`
 }
 
 // CoChangeConfig bounds the history impact's co_changed block is mined
@@ -121,6 +126,8 @@ const (
 	minMaxFunctionLines = 1
 	maxMaxFunctionLines = 1_000_000
 	minDataflowMemoryMB = 16
+	minMaxMemoryMB      = 16
+	maxMaxMemoryMB      = 1 << 20
 	maxDataflowMemoryMB = 1 << 20
 	minDataflowMS       = 1
 	maxDataflowMS       = 10000
@@ -153,6 +160,7 @@ func Default() Config {
 		ChunkBudget:      512,
 		RetainRevs:       3,
 		RespectGitignore: true,
+		MaxMemoryMB:      1024,
 		Database: DatabaseConfig{
 			Sources:       []DBSource{},
 			TablePrefixes: []string{"wp_"},
@@ -168,6 +176,7 @@ func Default() Config {
 // lists hash alike, so a loaded file and Default agree when they mean the same.
 func (c Config) Hash() string {
 	n := c.normalized()
+	n.MaxMemoryMB = 0
 	b, err := json.Marshal(n)
 	if err != nil {
 		// Config holds only strings, numbers, booleans and slices of them.
@@ -225,6 +234,7 @@ func (c Config) Validate() error {
 	add("max_file_memory_mb", checkRange(c.MaxFileMemoryMB, minMaxFileMemoryMB, maxMaxFileMemoryMB))
 	add("chunk_budget", checkRange(int64(c.ChunkBudget), minChunkBudget, maxChunkBudget))
 	add("retain_revs", checkRange(int64(c.RetainRevs), minRetainRevs, maxRetainRevs))
+	add("max_memory_mb", checkRange(int64(c.MaxMemoryMB), minMaxMemoryMB, maxMaxMemoryMB))
 	add("dataflow.max_function_lines", checkRange(int64(c.DataFlow.MaxFunctionLines), minMaxFunctionLines, maxMaxFunctionLines))
 	add("dataflow.max_memory_mb", checkRange(int64(c.DataFlow.MaxMemoryMB), minDataflowMemoryMB, maxDataflowMemoryMB))
 	add("dataflow.max_ms", checkRange(int64(c.DataFlow.MaxMS), minDataflowMS, maxDataflowMS))

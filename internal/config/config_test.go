@@ -88,7 +88,7 @@ func TestFT37_ConfigValidation(t *testing.T) {
 		{"unknown nested key", "dataflow:\n  enabeld: true\n",
 			`project.yaml:2:3: unknown key "dataflow.enabeld": did you mean "dataflow.enabled"?`},
 		{"unknown key without suggestion", "zzzzzzzz: 1\n",
-			`project.yaml:1:1: unknown key "zzzzzzzz" (known keys: chunk_budget, co_change, database, dataflow, embeddings, exclude, include, languages, max_file_memory_mb, max_file_ms, max_file_size, max_file_work, respect_gitignore, retain_revs, secrets_exclude)`},
+			`project.yaml:1:1: unknown key "zzzzzzzz" (known keys: chunk_budget, co_change, database, dataflow, embeddings, exclude, include, languages, max_file_memory_mb, max_file_ms, max_file_size, max_file_work, max_memory_mb, respect_gitignore, retain_revs, secrets_exclude)`},
 		{"wrong type int", "max_file_size: big\n",
 			`project.yaml:1:16: max_file_size: expected a whole number from 1 to 1073741824, got the string big`},
 		{"wrong type bool", "respect_gitignore: 1\n",

@@ -343,6 +343,7 @@ func (c *Config) fields() map[string]field {
 		"max_file_memory_mb": intField(&c.MaxFileMemoryMB, minMaxFileMemoryMB, maxMaxFileMemoryMB),
 		"chunk_budget":       intField(&c.ChunkBudget, minChunkBudget, maxChunkBudget),
 		"retain_revs":        intField(&c.RetainRevs, minRetainRevs, maxRetainRevs),
+		"max_memory_mb":      intField(&c.MaxMemoryMB, minMaxMemoryMB, maxMaxMemoryMB),
 		"respect_gitignore":  boolField(&c.RespectGitignore),
 		"database": func(d *decoder, key string, n ast.Node) {
 			d.mapping(n, key+".", c.Database.fields())

@@ -74,6 +74,12 @@ retain_revs: 3
 # Skip files ignored by .gitignore files and .git/info/exclude (true or false).
 respect_gitignore: true
 
+# Memory budget of "ragraf index" and "reindex" in MB (16 to 1048576): the Go
+# runtime's soft limit; under a tight budget fewer files are parsed at once
+# and the static model trains on a smaller sample. A build over it runs
+# slower, it does not fail.
+max_memory_mb: 1024
+
 database:
   # Live databases whose schema is read at index time. Each entry:
   #   - name: main            # unique name, used in answers

@@ -91,6 +91,11 @@ type Options struct {
 func (o *Options) SetDefaults() {
 	if o.Parallelism <= 0 {
 		o.Parallelism = runtime.GOMAXPROCS(0)
+		// a file's extraction may hold up to max_file_memory_mb: under a
+		// tight budget, fewer files are parsed at once
+		if b, f := o.Config.MaxMemoryMB, o.Config.MaxFileMemoryMB; b > 0 && f > 0 {
+			o.Parallelism = max(1, min(o.Parallelism, b/int(f)))
+		}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -220,24 +225,32 @@ func extractAll(ctx context.Context, opts Options, cache extractCache, files []c
 // (package resolve dispatches by language), in language order; refs are the
 // results' references in result order.
 func resolveByLang(ctx context.Context, results []fileResult, nodes []fact.Node, refs []fact.Ref) (resolve.Output, error) {
-	byLang := map[string][]fact.Ref{}
+	// count first: one language (the usual case) resolves refs as they
+	// are, several get one exactly sized slice each instead of growing
+	// copies of the whole corpus's references
+	counts := map[string]int{}
 	for i := range results {
-		if len(results[i].refs) > 0 {
-			l := results[i].row.Lang
-			byLang[l] = append(byLang[l], results[i].refs...)
+		if n := len(results[i].refs); n > 0 {
+			counts[results[i].row.Lang] += n
 		}
 	}
-	if len(byLang) <= 1 {
+	if len(counts) <= 1 {
 		// one language: its references are refs, in the same order
 		l := php.Lang
-		for k := range byLang {
+		for k := range counts {
 			l = k
 		}
 		return resolve.Resolve(ctx, resolve.Input{Lang: l, Nodes: nodes, Refs: refs})
 	}
 	var outs []resolve.Output
-	for _, l := range slices.Sorted(maps.Keys(byLang)) {
-		o, err := resolve.Resolve(ctx, resolve.Input{Lang: l, Nodes: nodes, Refs: byLang[l]})
+	for _, l := range slices.Sorted(maps.Keys(counts)) {
+		langRefs := make([]fact.Ref, 0, counts[l])
+		for i := range results {
+			if results[i].row.Lang == l {
+				langRefs = append(langRefs, results[i].refs...)
+			}
+		}
+		o, err := resolve.Resolve(ctx, resolve.Input{Lang: l, Nodes: nodes, Refs: langRefs})
 		if err != nil {
 			return resolve.Output{}, err
 		}
