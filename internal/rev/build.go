@@ -436,15 +436,6 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}
 	info.Reused = reused
 	opts.Logger.Info("extracted", "files", len(files), "reused", reused, "ms", time.Since(walkStart).Milliseconds())
-	// the next build reads the cache; write it while the stores are written
-	saved := make(chan error, 1)
-	go func() { saved <- saveCache(opts, results) }()
-	defer func() {
-		if err := <-saved; err != nil {
-			opts.Logger.Warn("writing extraction cache", "err", err.Error())
-		}
-	}()
-	opts.Hook("extracted")
 	var nn, ne, nc, nr int
 	for i := range results {
 		r := &results[i]
@@ -458,11 +449,23 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	for i := range results {
 		r := &results[i]
 		rows = append(rows, r.row)
-		nodes = append(nodes, r.nodes...)
-		edges = append(edges, r.edges...)
-		chunks = append(chunks, r.chunks...)
-		refs = append(refs, r.refs...)
+		// each result's facts are then read from the corpus-wide slice
+		// instead of a second copy: nothing below writes into these arrays
+		// (dropRepeated and applyRouteImports copy before they change one)
+		r.nodes = appendShared(&nodes, r.nodes)
+		r.edges = appendShared(&edges, r.edges)
+		r.chunks = appendShared(&chunks, r.chunks)
+		r.refs = appendShared(&refs, r.refs)
 	}
+	// the next build reads the cache; write it while the stores are written
+	saved := make(chan error, 1)
+	go func() { saved <- saveCache(opts, results) }()
+	defer func() {
+		if err := <-saved; err != nil {
+			opts.Logger.Warn("writing extraction cache", "err", err.Error())
+		}
+	}()
+	opts.Hook("extracted")
 	nodes = uniqueNodes(nodes, opts.Logger)
 	// routing configuration changes extracted routes: before anything is written
 	nodes = applyRouteImports(nodes, routeImports(opts.Root, opts.Logger.Warn))
@@ -697,6 +700,17 @@ func (w *fullWrite) finish(gc *graph.Content) error {
 func (w *fullWrite) abandon() {
 	w.once.Do(func() { close(w.ready) })
 	_ = w.g.Wait()
+}
+
+// appendShared appends part to *all, whose capacity holds it, and returns
+// part's place in *all: the caller drops its own array for that view.
+func appendShared[T any](all *[]T, part []T) []T {
+	if len(part) == 0 {
+		return part
+	}
+	lo := len(*all)
+	*all = append(*all, part...)
+	return (*all)[lo:len(*all):len(*all)]
 }
 
 // dedupEdges drops edges with a repeated id (the same relation seen twice at

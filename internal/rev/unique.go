@@ -84,7 +84,8 @@ func uniqueChunks(chunks []fact.TextChunk, log *slog.Logger) []fact.TextChunk {
 // dropRepeated keeps the first of the items sharing an id, in the input's
 // order, calling dropped for each other one; equal ids are adjacent in id
 // order (fact.IDOrder), the first in the input first. It returns items itself
-// when nothing repeats, and otherwise writes over items' array.
+// when nothing repeats, and otherwise a new slice: items' array may be
+// shared with the extraction results the cache is written from.
 func dropRepeated[T any](items []T, id func(*T) string, dropped func(*T)) []T {
 	order := fact.IDOrder(len(items), func(i int) string { return id(&items[i]) })
 	var repeated []bool
@@ -99,7 +100,7 @@ func dropRepeated[T any](items []T, id func(*T) string, dropped func(*T)) []T {
 	if repeated == nil {
 		return items
 	}
-	out := items[:0]
+	out := make([]T, 0, len(items)-1)
 	for i := range items {
 		if repeated[i] {
 			if dropped != nil {
