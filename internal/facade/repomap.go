@@ -37,6 +37,12 @@ type MapSymbol struct {
 	Line      int     `json:"line"`
 	EndLine   int     `json:"end_line"`
 	Rank      float64 `json:"rank"`
+	// the ranking's inputs: arcs of the reference graph into the definition
+	// (calls, references, instantiations, extends and the like; membership
+	// not counted) and its share of the personalisation (×1000, as rank:
+	// uniform without focus, shared among the focused nodes with it)
+	InDegree int     `json:"in_degree"`
+	Personal float64 `json:"personal"`
 }
 
 // MapFile is one file of the map with its shown definitions in line order.
@@ -66,6 +72,7 @@ type rankGraph struct {
 	index  map[string]int
 	out    [][]arc // by source index
 	byPath map[string][]int
+	inDeg  []int // reference arcs into each node
 
 	globalOnce sync.Once // context's ranks without focus (context.go)
 	global     []float64
@@ -82,11 +89,17 @@ func (s *Service) rankGraph(ctx context.Context, snap *snapshot) (*rankGraph, er
 	return cached(ctx, snap, "rank", func(ctx context.Context) (*rankGraph, error) { return buildRankGraph(ctx, snap) })
 }
 
-// referenceWeight and containWeight weigh the arcs: a use says much more
-// about importance than membership, which only lets a class collect a little
-// rank from its members so that structure ranks above loose members.
+// referenceWeight, attributeWeight and containWeight weigh the arcs. A use
+// says much more about importance than membership, which only lets a class
+// collect a little rank from its members so that structure ranks above loose
+// members, and a class shares a little of its rank with its members. An
+// attribute (#[Assert\NotBlank], #[ORM\Entity(repositoryClass: …)]) is a
+// declaration about the code, not a use: at full weight an entity whose only
+// references are its attributes handed all its rank to the constraint it
+// names, which then ranked above the entity every controller uses.
 const (
 	referenceWeight = 1.0
+	attributeWeight = 0.1
 	containWeight   = 0.1
 )
 
@@ -96,7 +109,8 @@ func buildRankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
 	if err != nil {
 		return nil, storeError(err)
 	}
-	g := &rankGraph{nodes: nodes, index: make(map[string]int, len(nodes)), out: make([][]arc, len(nodes)), byPath: map[string][]int{}}
+	g := &rankGraph{nodes: nodes, index: make(map[string]int, len(nodes)), out: make([][]arc, len(nodes)), byPath: map[string][]int{},
+		inDeg: make([]int, len(nodes))}
 	for i, n := range nodes {
 		g.index[n.ID] = i
 		g.byPath[n.Path] = append(g.byPath[n.Path], i)
@@ -111,11 +125,19 @@ func buildRankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
 		if !ok1 || !ok2 || src == dst {
 			continue
 		}
-		g.out[src] = append(g.out[src], arc{dst, referenceWeight * e.Confidence})
+		w := referenceWeight
+		if e.Props["use"] == "attribute" {
+			w = attributeWeight
+		}
+		g.out[src] = append(g.out[src], arc{dst, w * e.Confidence})
+		g.inDeg[dst]++
 	}
 	for i, n := range nodes {
 		if p, ok := g.index[n.Parent]; ok && n.Kind != fact.File {
 			g.out[i] = append(g.out[i], arc{p, containWeight})
+			if nodes[p].Kind != fact.File { // a file's rank stays with the focus
+				g.out[p] = append(g.out[p], arc{i, containWeight})
+			}
 		}
 	}
 	return g, nil
@@ -125,6 +147,7 @@ func buildRankGraph(ctx context.Context, snap *snapshot) (*rankGraph, error) {
 // (the sum of its nodes'), and the definitions best first. It is only read
 // once made.
 type rankOrder struct {
+	personal []float64
 	rank     []float64
 	fileRank map[string]float64
 	defs     []int
@@ -158,7 +181,7 @@ func (g *rankGraph) order(personal []float64) rankOrder {
 		}
 		return strings.Compare(nx.ID, ny.ID)
 	})
-	return rankOrder{rank: rank, fileRank: fileRank, defs: defs}
+	return rankOrder{personal: personal, rank: rank, fileRank: fileRank, defs: defs}
 }
 
 // pagerank runs the power method with damping 0.85 and a fixed number of
@@ -411,7 +434,8 @@ func (g *rankGraph) mapFor(enc *tiktoken.Tiktoken, ro rankOrder, budget int) map
 				nd := g.nodes[i]
 				sb.WriteString(line(i))
 				mf.Symbols = append(mf.Symbols, MapSymbol{ID: nd.ID, Kind: string(nd.Kind), QName: nd.QName, Signature: nd.Signature,
-					Path: nd.Path, Line: nd.StartLine, EndLine: nd.EndLine, Rank: round6(rank[i] * 1000)})
+					Path: nd.Path, Line: nd.StartLine, EndLine: nd.EndLine, Rank: round6(rank[i] * 1000),
+					InDegree: g.inDeg[i], Personal: round6(ro.personal[i] * 1000)})
 			}
 			files = append(files, mf)
 		}
@@ -434,3 +458,12 @@ func oneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// RepoMapConcise is the map as a model reads it: the text and its size in
+// tokens; the files with their ids and ranking inputs are the detailed form.
+type RepoMapConcise struct {
+	Tokens int    `json:"tokens"`
+	Text   string `json:"text"`
+}
+
+func (r RepoMapResult) concise() any { return RepoMapConcise{Tokens: r.Tokens, Text: r.Text} }

@@ -103,7 +103,11 @@ func textHeader(b *strings.Builder, env *Envelope) {
 		}
 	}
 	if env.Limits.Truncated {
-		fmt.Fprintf(b, "truncated: %d of %d; next page: cursor %q\n", env.Limits.Returned, env.Limits.Total, env.Limits.Cursor)
+		if env.Limits.Cursor == "" { // cut to a budget (repo_map, context): no next page
+			fmt.Fprintf(b, "truncated: %d of %d\n", env.Limits.Returned, env.Limits.Total)
+		} else {
+			fmt.Fprintf(b, "truncated: %d of %d; next page: cursor %q\n", env.Limits.Returned, env.Limits.Total, env.Limits.Cursor)
+		}
 	}
 }
 
