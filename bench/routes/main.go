@@ -61,6 +61,7 @@ func run(ctx context.Context, fw, corpusDir, truthFile string, show int) error {
 		return err
 	}
 	truth, unlinkable := readTruth(out)
+	truthRoutes := readRoutes(out)
 
 	root, err := os.MkdirTemp("", "routes-")
 	if err != nil {
@@ -84,6 +85,13 @@ func run(ctx context.Context, fw, corpusDir, truthFile string, show int) error {
 		return err
 	}
 	report(os.Stdout, truth, unlinkable, got, show)
+	if len(truthRoutes) > 0 {
+		routes, err := routesOf(ctx, g, fw)
+		if err != nil {
+			return err
+		}
+		reportRoutes(os.Stdout, truthRoutes, routes, show)
+	}
 	return nil
 }
 
@@ -123,7 +131,7 @@ func readTruth(b []byte) (map[triple]bool, map[string][]string) {
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 3 {
+		if len(f) != 3 && len(f) != 4 {
 			continue
 		}
 		t := triple{f[0], f[1], strings.ToLower(f[2])}

@@ -467,8 +467,11 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	}()
 	opts.Hook("extracted")
 	nodes = uniqueNodes(nodes, opts.Logger)
-	// routing configuration changes extracted routes: before anything is written
-	nodes = applyRouteImports(nodes, routeImports(opts.Root, opts.Logger.Warn))
+	// routing configuration changes extracted routes and declares its own:
+	// before anything is written
+	rc := readRouteConfig(opts.Root, rows, opts.Logger.Warn)
+	nodes = append(applyRouteImports(nodes, rc.imports), rc.nodes...)
+	edges = append(edges, rc.edges...)
 	chunks = uniqueChunks(chunks, opts.Logger)
 	snapshots := make(map[string][]byte, len(results))
 	for i := range results {
@@ -497,7 +500,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	linked := make(chan struct{})
 	go func() {
 		defer close(linked)
-		domNodes, dom = linkDomain(ctx, opts, results, nodes, refs)
+		domNodes, dom = linkDomain(ctx, opts, results, nodes, append(slices.Clip(refs), rc.refs...))
 	}()
 	resolved, err := resolveByLang(ctx, results, nodes, refs)
 	<-linked

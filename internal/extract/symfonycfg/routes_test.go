@@ -91,3 +91,64 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// TestConfiguration_DeclaredRoutes: routes declared in YAML and XML routing
+// files are read with their path as debug:router prints it, methods and
+// controller (controller: or defaults._controller); imports of routing
+// files and bundles are kept for the build to follow, others are skipped
+// with the reason.
+func TestConfiguration_DeclaredRoutes(t *testing.T) {
+	yml := `
+cart_add:
+    path: /cart/{id<\d+>}
+    methods: POST|put
+    defaults:
+        _controller: acme.controller.cart::addAction
+show:
+    path: /show/{slug:post}
+    controller: App\Controller\ShowController
+shop:
+    resource: "@AcmeShopBundle/Resources/config/routing.yml"
+    prefix: /shop
+books:
+    resource: |
+        alias: app.book
+    type: sylius.resource
+`
+	f, err := ReadRouting("config/routes.yaml", []byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := File{
+		Imports: []Import{{Name: "shop", Resource: "Resources/config/routing.yml", Prefix: "/shop", Path: "config/routes.yaml", Line: 10, Bundle: "AcmeShopBundle", Routing: true}},
+		Routes: []Route{
+			{Name: "cart_add", Path: "/cart/{id}", Methods: []string{"POST", "PUT"}, Controller: "acme.controller.cart::addAction", Line: 2, EndLine: 6},
+			{Name: "show", Path: "/show/{slug}", Controller: `App\Controller\ShowController`, Line: 7, EndLine: 9},
+		},
+		Skipped: []string{"books: type sylius.resource"},
+	}
+	if diff := cmp.Diff(want, f); diff != "" {
+		t.Errorf("YAML (-want +got):\n%s", diff)
+	}
+	xml := `<?xml version="1.0"?>
+<routes xmlns="http://symfony.com/schema/routing">
+    <import resource="admin.xml" prefix="/admin" name-prefix="admin_"/>
+    <route id="blog_show" path="/blog/{slug}" controller="App\Controller\BlogController::show" methods="GET"/>
+    <route id="old">
+    </route>
+</routes>`
+	f, err = ReadRouting("config/routes/app.xml", []byte(xml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = File{
+		Imports: []Import{{Name: "admin.xml", Resource: "config/routes/admin.xml", Prefix: "/admin", NamePrefix: "admin_", Path: "config/routes/app.xml", Line: 3, Routing: true}},
+		Routes:  []Route{{Name: "blog_show", Path: "/blog/{slug}", Methods: []string{"GET"}, Controller: `App\Controller\BlogController::show`, Line: 4, EndLine: 4}},
+	}
+	if diff := cmp.Diff(want, f); diff != "" {
+		t.Errorf("XML (-want +got):\n%s", diff)
+	}
+	if _, err := ReadRouting("config/routes/bad.xml", []byte("<routes><route id='x' path='/a<'/></routes>")); err == nil {
+		t.Error("a malformed XML file gave no error")
+	}
+}
