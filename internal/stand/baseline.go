@@ -137,7 +137,9 @@ func firstPattern(t Task) (pat string, ci bool, files []string) {
 	switch t.Kind {
 	case KindDefinition:
 		return `function` + sp + `+&?` + sp + `*` + n + sp + `*\(|(class|interface|trait|enum)` + sp + `+` + n + `([^A-Za-z0-9_]|$)`, false, nil
-	case KindCallers:
+	case KindCallers, KindCoChange, KindTests:
+		// what else must change with X: where X is used; which tests: the
+		// same, in the test files (isTestPath, as grep -rn … tests/ would)
 		if t.Sub == "method" {
 			return `(->|::)` + sp + `*` + n + sp + `*\(`, false, nil
 		}
@@ -172,6 +174,14 @@ func (b *baseline) run(ctx context.Context, t Task) (SideRun, error) {
 	if pat == "" {
 		return r, fmt.Errorf("baseline: no pattern for kind %s", t.Kind)
 	}
+	if t.Kind == KindTests {
+		files = []string{}
+		for _, f := range b.files {
+			if isTestPath(f) {
+				files = append(files, f)
+			}
+		}
+	}
 	seen := map[string]map[int]bool{}
 	see := func(p string, l int) {
 		if seen[p] == nil {
@@ -186,7 +196,7 @@ func (b *baseline) run(ctx context.Context, t Task) (SideRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.Kind == KindCallers && t.Sub == "function" {
+		if t.Sub == "function" && (t.Kind == KindCallers || t.Kind == KindCoChange || t.Kind == KindTests) {
 			// grep … | grep -v 'function NAME(' : the declaration is not a call
 			kept := hits[:0]
 			for _, h := range hits {

@@ -183,6 +183,7 @@ func (s *stand) history(ctx context.Context) error {
 		return nil
 	}
 	rng := rand.New(rand.NewPCG(s.opts.Seed, s.opts.Seed^0xf2))
+	crng := rand.New(rand.NewPCG(s.opts.Seed, s.opts.Seed^0xcc)) // co_change tasks' seeds
 	prev := s.base
 	var incr []float64
 	for i, c := range s.replay {
@@ -206,6 +207,9 @@ func (s *stand) history(ctx context.Context) error {
 		}
 		decls := changedDecls(changes, oldFacts.Decls)
 		if err := s.coChange(ctx, m2, decls, rng); err != nil {
+			return err
+		}
+		if err := s.coChangeTask(ctx, c, decls, crng); err != nil {
 			return err
 		}
 		if _, err := gitOut(ctx, s.tree, "-c", "advice.detachedHead=false", "checkout", "-q", "--detach", c); err != nil {
@@ -286,6 +290,50 @@ func (s *stand) coChange(ctx context.Context, m *M2, decls []Decl, rng *rand.Ran
 			m.Unmatched++
 		}
 	}
+	return nil
+}
+
+// coChangeTask asks "what else must change with X" for one changed
+// function or method X of a commit that changes two to 30 (as M2 counts
+// them), on the revision and the tree before the commit, on both sides; the
+// truth is the other changed ones. At most PerKind tasks in a run.
+func (s *stand) coChangeTask(ctx context.Context, commit string, decls []Decl, rng *rand.Rand) error {
+	if len(decls) < 2 || len(decls) > maxCoChange || len(s.coTasks) >= s.opts.PerKind {
+		return nil
+	}
+	var named []Decl
+	for _, d := range decls {
+		if !strings.HasPrefix(d.Name, "__") {
+			named = append(named, d)
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	x := named[rng.IntN(len(named))]
+	var truth []Place
+	for _, d := range decls {
+		if d.Path != x.Path || d.Line != x.Line {
+			truth = append(truth, Place{Path: d.Path, Line: d.Line, End: d.End})
+		}
+	}
+	sortPlaces(truth)
+	t := Task{Kind: KindCoChange, Name: x.Name, Sub: x.Kind, Path: x.Path, Target: qualified(x), Commit: commit,
+		Question: "what else must change with " + qualified(x) + "?", Truth: truth, Source: "git (the replayed commit)"}
+	files, err := phpFiles(ctx, s.tree, s.opts.Config)
+	if err != nil {
+		return err
+	}
+	rr, err := s.ask.run(ctx, t)
+	if err != nil {
+		return fmt.Errorf("co_change task %s: %w", t.Question, err)
+	}
+	br, err := newBaseline(s.tree, files).run(ctx, t)
+	if err != nil {
+		return fmt.Errorf("co_change task %s baseline: %w", t.Question, err)
+	}
+	s.coTasks = append(s.coTasks, t)
+	s.coRes = append(s.coRes, TaskResult{Kind: t.Kind, Question: t.Question, Truth: len(truth), Source: t.Source, Ragraf: rr, Baseline: br})
 	return nil
 }
 

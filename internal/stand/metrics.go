@@ -139,7 +139,8 @@ type Quantiles struct {
 }
 
 const (
-	m1Method = "generated tasks (where is X defined, who calls X, what implements I, which code writes table T, what does this file declare); " +
+	m1Method = "generated tasks (where is X defined, who calls X, what implements I, which code writes table T, what does this file declare, " +
+		"which tests exercise X; and, on the revision before each replayed commit, what else must change with X); " +
 		"each side's first answer is judged against independent truth (truth_source per task): it is correct when it cites every truth place " +
 		"and at least half of what it cites is true (a cited place names a truth place in the same file starting at most 3 lines before it, matched one to one)"
 	m3Method = "for each M1 task, the calls and cl100k tokens each side spends until it has seen every truth place or spent 20 calls: " +

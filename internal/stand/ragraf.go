@@ -143,6 +143,29 @@ func (a *asker) call(ctx context.Context, op string, args map[string]any) (answe
 // counts the uses the answer says write.
 func places(kind string, v any) []Place {
 	var out []Place
+	switch kind {
+	case KindTests, KindCoChange:
+		// impact: the definitions it names as changing with X (the calls
+		// blocks, tests, co_changed) or, for tests, the tests block alone;
+		// files, entry points and tables summarise those
+		res, _ := v.(map[string]any)
+		var lists []any
+		for _, b := range []string{"hard", "soft"} {
+			bm, _ := res[b].(map[string]any)
+			if kind == KindCoChange {
+				lists = append(lists, bm["symbols"])
+			}
+			lists = append(lists, bm["tests"])
+		}
+		if kind == KindCoChange {
+			cm, _ := res["co_changed"].(map[string]any)
+			lists = append(lists, cm["symbols"])
+		}
+		for _, c := range citedPlaces(lists) {
+			out = append(out, c.Place)
+		}
+		return out
+	}
 	for _, c := range answerPlaces(v) {
 		if kind == KindTableWrites && c.Op != "" && !isWrite(c.Op) {
 			continue
@@ -230,6 +253,14 @@ func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
 		op, args = "table_usage", map[string]any{"table": t.Name, "limit": firstPage}
 	case KindFileDeclares:
 		op, args = "outline", map[string]any{"path": t.Path}
+	case KindCoChange:
+		// impact at its default depth and blocks: what the tool offers for
+		// "what else must change"
+		op, args = "impact", map[string]any{"qname": t.Target, "limit": firstPage}
+	case KindTests:
+		// impact's tests block: tests reaching X through calls, @covers,
+		// #[CoversClass] and naming; depth 1, the tests that call X
+		op, args = "impact", map[string]any{"qname": t.Target, "depth": 1, "limit": firstPage}
 	default:
 		return r, nil
 	}
@@ -254,7 +285,8 @@ func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
 			r.First = judge(t.Truth, got)
 		}
 		j := judge(t.Truth, got)
-		if j.Covered == j.Truth || !ans.Env.Limits.Truncated || ans.Env.Limits.Cursor == "" || r.Calls >= ragrafBudget {
+		if j.Covered == j.Truth || !ans.Env.Limits.Truncated || ans.Env.Limits.Cursor == "" || r.Calls >= ragrafBudget ||
+			t.Kind == KindTests { // the tests block comes with the first page only
 			r.Covered = j.Covered == j.Truth
 			break
 		}

@@ -125,6 +125,9 @@ type stand struct {
 	svc     *facade.Service
 	ask     *asker
 	step    int
+	sk      skipped      // why a kind has no generated task
+	coTasks []Task       // co_change tasks, asked while history is replayed
+	coRes   []TaskResult // their results
 }
 
 const steps = 7
@@ -163,7 +166,8 @@ func (s *stand) run(ctx context.Context) error {
 	if s.truth, err = gatherTruth(ctx, s.tree, s.files); err != nil {
 		return err
 	}
-	s.rep.TruthSources = map[string]string{"definitions": s.truth.DefSource, "references": "php-tokenizer", "implementations": "php-tokenizer", "tables": "php-tokenizer"}
+	s.rep.TruthSources = map[string]string{"definitions": s.truth.DefSource, "references": "php-tokenizer", "implementations": "php-tokenizer", "tables": "php-tokenizer",
+		"tests": "php-tokenizer (test files calling X by name)", "co_change": "git (the other functions and methods the replayed commit changed)"}
 	if s.svc, err = facade.New(s.tree, facade.Options{}); err != nil {
 		return err
 	}
@@ -179,7 +183,7 @@ func (s *stand) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.rep.Tasks = results
+	s.rep.Tasks, s.sk = results, sk
 	s.rep.M1, s.rep.M3 = scoreM1(results, sk, s.opts.Seed), scoreM3(results, s.opts.Seed)
 	if err := writeJSON(filepath.Join(s.opts.Out, "tasks.json"), tasks); err != nil {
 		return err
@@ -196,6 +200,18 @@ func (s *stand) run(ctx context.Context) error {
 	s.progress("history: replaying %d commits (M2, M5, M7 incremental)", len(s.replay))
 	if err := s.history(ctx); err != nil {
 		return err
+	}
+	if len(s.coRes) > 0 { // co_change tasks join M1 and M3
+		for i := range s.coTasks {
+			s.coTasks[i].ID = fmt.Sprintf("C%03d", i+1)
+			s.coRes[i].ID = s.coTasks[i].ID
+		}
+		s.rep.Tasks = append(s.rep.Tasks, s.coRes...)
+		s.rep.M1, s.rep.M3 = scoreM1(s.rep.Tasks, s.sk, s.opts.Seed), scoreM3(s.rep.Tasks, s.opts.Seed)
+		all := append(append([]Task(nil), tasks...), s.coTasks...)
+		if err := writeJSON(filepath.Join(s.opts.Out, "tasks.json"), all); err != nil {
+			return err
+		}
 	}
 	s.progress("writing %s", s.opts.Out)
 	return nil
@@ -375,8 +391,8 @@ func (s *stand) navigate(ctx context.Context, tasks []Task) ([]TaskResult, error
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if t.Kind == KindRouteHandler {
-			continue
+		if t.Kind == KindRouteHandler || t.Kind == KindCoChange {
+			continue // co_change: asked on the revision before its commit (history.go)
 		}
 		rr, err := s.ask.run(ctx, t)
 		if err != nil {

@@ -21,10 +21,13 @@ const (
 	KindTableWrites     = "table_writes"    // which code writes table T
 	KindRouteHandler    = "route_handler"   // which handler serves route R
 	KindFileDeclares    = "file_declares"   // what does this file declare
+	KindCoChange        = "co_change"       // what else must change with X (asked on the revision before a replayed commit)
+	KindTests           = "tests"           // which tests exercise X
 )
 
 // Kinds lists the task kinds in report order.
-var Kinds = []string{KindDefinition, KindCallers, KindImplementations, KindTableWrites, KindRouteHandler, KindFileDeclares}
+var Kinds = []string{KindDefinition, KindCallers, KindImplementations, KindTableWrites, KindRouteHandler, KindFileDeclares,
+	KindCoChange, KindTests}
 
 // Place is a place in the tree: a line, or lines Line..End.
 type Place struct {
@@ -37,14 +40,19 @@ func (p Place) end() int { return max(p.End, p.Line) }
 
 // Task is one question with its truth.
 type Task struct {
-	ID       string  `json:"id"`
-	Kind     string  `json:"kind"`
-	Question string  `json:"question"`
-	Name     string  `json:"name,omitempty"` // X, I, T or R
-	Sub      string  `json:"sub,omitempty"`  // function or method, for callers
-	Path     string  `json:"path,omitempty"` // the file of file_declares
-	Truth    []Place `json:"truth"`
-	Source   string  `json:"truth_source"` // ctags, php-tokenizer, intelephense
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Question string `json:"question"`
+	Name     string `json:"name,omitempty"` // X, I, T or R
+	Sub      string `json:"sub,omitempty"`  // function or method, for callers
+	Path     string `json:"path,omitempty"` // the file of file_declares
+	// Target is X as an agent names it to ragraf (Class::method or a
+	// function's name), for co_change and tests
+	Target string `json:"target,omitempty"`
+	// Commit is the replayed commit a co_change task was asked before
+	Commit string  `json:"commit,omitempty"`
+	Truth  []Place `json:"truth"`
+	Source string  `json:"truth_source"` // ctags, php-tokenizer, intelephense
 }
 
 // skipped says why a task kind has no tasks.
@@ -54,10 +62,14 @@ type skipped map[string]string
 // framework's own route list, which needs the application running.
 const routeReason = "no independent route list: the framework's own list needs the application booted; ragraf's routes are not used as truth"
 
+// coChangeReason is why co_change tasks are not among the generated ones:
+// they are asked while history is replayed (history.go).
+const coChangeReason = "asked while history is replayed: no replayed commit changed two to 30 functions or methods"
+
 // genTasks draws up to perKind tasks of each kind from t with seed.
 func genTasks(t Truth, files []string, perKind int, seed uint64) ([]Task, skipped) {
 	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
-	sk := skipped{KindRouteHandler: routeReason}
+	sk := skipped{KindRouteHandler: routeReason, KindCoChange: coChangeReason}
 	var out []Task
 	add := func(kind string, ts []Task) {
 		if len(ts) == 0 {
@@ -78,6 +90,7 @@ func genTasks(t Truth, files []string, perKind int, seed uint64) ([]Task, skippe
 	add(KindImplementations, implementationTasks(t))
 	add(KindTableWrites, tableTasks(t))
 	add(KindFileDeclares, declareTasks(t, files))
+	add(KindTests, testTasks(t))
 	for i := range out {
 		out[i].ID = fmt.Sprintf("T%03d", i+1)
 	}
@@ -286,6 +299,62 @@ func declareTasks(t Truth, files []string) []Task {
 		ps = uniqPlaces(ps)
 		out = append(out, Task{Kind: KindFileDeclares, Path: f, Name: f, Question: "what does " + f + " declare?",
 			Truth: ps, Source: t.DefSource})
+	}
+	return out
+}
+
+// isTestPath says whether a PHP file is a test: under a tests or test
+// directory, or named *Test.php.
+func isTestPath(p string) bool {
+	lp := strings.ToLower(p)
+	return strings.HasPrefix(lp, "tests/") || strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/tests/") ||
+		strings.Contains(lp, "/test/") || strings.HasSuffix(p, "Test.php")
+}
+
+// testTasks: functions and methods outside tests whose name is declared
+// once and that a test file calls by name (the call's shape as for
+// callers); the truth is each such test file, all of its lines.
+func testTasks(t Truth) []Task {
+	count := map[string]int{}
+	ends := map[string]int{} // the last line of a file's last declaration
+	for _, d := range t.Decls {
+		if d.Kind == "function" || d.Kind == "method" {
+			count[strings.ToLower(d.Name)]++
+		}
+		ends[d.Path] = max(ends[d.Path], d.End)
+	}
+	files := map[string]map[string]bool{} // name/shape -> test files calling it
+	for _, c := range t.Calls {
+		if !isTestPath(c.Path) {
+			continue
+		}
+		k := strings.ToLower(c.Name) + "/" + map[bool]string{true: "function", false: "method"}[c.Via == "fn"]
+		if files[k] == nil {
+			files[k] = map[string]bool{}
+		}
+		files[k][c.Path] = true
+		ends[c.Path] = max(ends[c.Path], c.Line)
+	}
+	var out []Task
+	for _, d := range t.Decls {
+		if (d.Kind != "function" && d.Kind != "method") || count[strings.ToLower(d.Name)] != 1 ||
+			strings.HasPrefix(d.Name, "__") || isTestPath(d.Path) {
+			continue
+		}
+		if d.Kind == "function" && t.Builtins[strings.ToLower(d.Name)] {
+			continue
+		}
+		fs := files[strings.ToLower(d.Name)+"/"+d.Kind]
+		if len(fs) == 0 || len(fs) > maxTruth {
+			continue
+		}
+		var ps []Place
+		for f := range fs {
+			ps = append(ps, Place{Path: f, Line: 1, End: ends[f]})
+		}
+		sortPlaces(ps)
+		out = append(out, Task{Kind: KindTests, Name: d.Name, Sub: d.Kind, Path: d.Path, Target: qualified(d),
+			Question: "which tests exercise " + qualified(d) + "?", Truth: ps, Source: "php-tokenizer"})
 	}
 	return out
 }
