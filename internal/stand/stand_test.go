@@ -145,7 +145,7 @@ func TestM1_FirstAnswerAccuracyOnScriptedProject(t *testing.T) {
 	r := scriptedRun(t)
 	eq(t, "tasks", len(r.Tasks), 15)
 	eq(t, "M1.sample", r.M1.Sample, 15)
-	eq(t, "M1.accuracy", val(r.M1.Accuracy), 0.933)                   // 14/15
+	eq(t, "M1.accuracy", val(r.M1.Accuracy), 0.933)                  // 14/15
 	eq(t, "M1.baseline_accuracy", val(r.M1.BaselineAccuracy), 0.867) // 13/15
 	eq(t, "tests reason", r.M1.ByKind[KindTests].Reason, "no candidate in the tree")
 	for k, n := range map[string]int{KindDefinition: 6, KindCallers: 2, KindImplementations: 1, KindTableWrites: 1, KindFileDeclares: 4,
