@@ -40,7 +40,7 @@ func newIndexCmd(io IO, g *globalOptions) *cobra.Command {
 	cmd.Flags().IntVarP(&opts.Parallelism, "jobs", "j", 0, "extraction workers (default: number of CPUs)")
 	cmd.Flags().BoolVar(&opts.NoEmbed, "no-embed", false, "do not run the embedding model: only vectors already in the vector cache (none for static:project, which is not trained)")
 	cmd.Flags().StringVar(&opts.CPUProfile, "cpuprofile", "", "write a Go CPU profile of the build to this file")
-	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile of the build's peak of live heap to this file (`go tool pprof -sample_index=inuse_space`)")
+	cmd.Flags().StringVar(&opts.MemProfile, "memprofile", "", "write a Go heap profile of the build's peak of live heap to this file, and one at the end of each phase to FILE.extracted, .resolved, .summarised, .trained, .written (`go tool pprof -sample_index=inuse_space`)")
 	return cmd
 }
 
@@ -89,7 +89,15 @@ func indexRun(cmd *cobra.Command, opts *indexOptions) error {
 		defer pprof.StopCPUProfile()
 	}
 	if opts.MemProfile != "" {
-		defer startPeakProfiler(opts.MemProfile, log).Stop()
+		prof := startPeakProfiler(opts.MemProfile, log)
+		defer prof.Stop()
+		next := bo.Hook
+		bo.Hook = func(stage string) {
+			prof.Stage(stage)
+			if next != nil {
+				next(stage)
+			}
+		}
 	}
 	start := time.Now()
 	info, err := rev.Build(cmd.Context(), bo)

@@ -93,6 +93,27 @@ func (p *peakProfiler) write() {
 	}
 }
 
+// Stage writes the in-use heap profile at the end of a build stage to
+// path.STAGE (extracted, resolved, summarised, trained, written): what each
+// phase leaves live. A file's "parsing PATH" is not a stage here.
+func (p *peakProfiler) Stage(stage string) {
+	switch stage {
+	case "extracted", "resolved", "summarised", "trained", "written":
+	default:
+		return
+	}
+	runtime.GC()
+	f, err := os.Create(p.path + "." + stage)
+	if err != nil {
+		p.log.Warn("writing heap profile", "err", err.Error())
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		p.log.Warn("writing heap profile", "err", err.Error())
+	}
+}
+
 // Stop ends the sampling and logs the peak live heap seen.
 func (p *peakProfiler) Stop() {
 	close(p.stop)

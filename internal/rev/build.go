@@ -63,7 +63,9 @@ type Options struct {
 	Full bool
 	// Hook, when set, is called as the build passes each stage: "parsing
 	// PATH" (a file's parse starts; from the extraction's workers at once),
-	// "extracted", "written" (store files complete in tmp), "renamed"
+	// "extracted", "resolved", "summarised" (data-flow summaries made),
+	// "trained" (the static model's vectors made, beside the store
+	// writes), "written" (store files complete in tmp), "renamed"
 	// (directory in revs/), "recorded" (rev_history row appended),
 	// "published" (CURRENT switched). Crash and interrupt tests stop the
 	// process there.
@@ -514,6 +516,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)
 	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())
+	opts.Hook("resolved")
 
 	info.CorpusHash = corpusHash(rows)
 	info.Capability = capability(rows, opts.Config)
@@ -528,6 +531,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 		return err
 	}
 	info.Summaries = sinfo
+	opts.Hook("summarised")
 	var summary func(string) []byte
 	if sums != nil {
 		summary = func(p string) []byte { return sums[p] }

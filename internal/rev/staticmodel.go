@@ -137,6 +137,7 @@ func (b *vectorBuild) staticVectors(ctx context.Context, nodes []fact.Node, chun
 		}
 	}
 	b.stats = st
+	b.opts.Hook("trained")
 	log.Info("vectors", "model", embed.ModelID, "texts", st.Texts, "trained", st.Trained, "reused_from", st.ReusedFrom,
 		"trained_in", st.TrainedIn, "embedded", st.Embedded, "kept", st.Cached, "changed_since_training", st.SinceTraining,
 		"ms", time.Since(start).Milliseconds())
