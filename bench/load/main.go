@@ -26,6 +26,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -39,6 +40,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -107,8 +109,9 @@ type sample struct {
 	phase   int // with --publish: 0 before the build, 1 during it, 2 after the publish
 	op      string
 	d       time.Duration
-	failed  bool // the transport or the server failed: no answer
-	toolErr bool // an error answer (isError)
+	failed  bool   // the transport or the server failed: no answer
+	toolErr bool   // an error answer (isError)
+	rev     string // the answer's index_rev ("" when unknown)
 }
 
 // mix builds the requests from the index: about 200 of each operation.
@@ -152,7 +155,7 @@ func mix(ctx context.Context, project, only string) ([]request, error) {
 
 // caller makes one call and reports whether it failed and whether the
 // answer was an error.
-type caller func(ctx context.Context, r request) (failed, toolErr bool, err error)
+type caller func(ctx context.Context, r request) (failed, toolErr bool, rev string, err error)
 
 func run(ctx context.Context, o options) error {
 	if o.sessions > 0 {
@@ -194,7 +197,7 @@ func run(ctx context.Context, o options) error {
 		for _, r := range reqs {
 			if !seen[r.op] {
 				seen[r.op] = true
-				if failed, _, err := callers[0](ctx, r); failed {
+				if failed, _, _, err := callers[0](ctx, r); failed {
 					return fmt.Errorf("warm-up %s: %v", r.op, err)
 				}
 			}
@@ -269,8 +272,8 @@ func run(ctx context.Context, o options) error {
 				r := reqs[rng.IntN(len(reqs))]
 				ph := int(phase.Load())
 				t0 := time.Now()
-				failed, toolErr, err := call(ctx, r)
-				samples[c] = append(samples[c], sample{phase: ph, op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr})
+				failed, toolErr, rev, err := call(ctx, r)
+				samples[c] = append(samples[c], sample{phase: ph, op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr, rev: rev})
 				if err != nil && failed {
 					fmt.Fprintf(os.Stderr, "load: %s %s: %v\n", r.op, r.args, err)
 				}
@@ -308,6 +311,25 @@ func run(ctx context.Context, o options) error {
 			}
 			st := summarize(ss)
 			fmt.Printf("| %s | %d | %s | %s | %s | %s | %d | %d |\n", name, st.n, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), st.failed, st.toolErr)
+		}
+		// after the publish, by the revision that answered: the previous
+		// one while the new one warms, then the new one
+		var revs []string
+		for _, s := range all {
+			if s.phase == 2 && !slices.Contains(revs, s.rev) {
+				revs = append(revs, s.rev)
+			}
+		}
+		slices.Sort(revs)
+		for _, rev := range revs {
+			var ss []sample
+			for _, s := range all {
+				if s.phase == 2 && s.rev == rev {
+					ss = append(ss, s)
+				}
+			}
+			st := summarize(ss)
+			fmt.Printf("| after the publish, answered from %s | %d | %s | %s | %s | %s | %d | %d |\n", cmp.Or(rev, "?"), st.n, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), st.failed, st.toolErr)
 		}
 		fmt.Println()
 		fmt.Println("After the publish, by operation:")
@@ -369,6 +391,9 @@ func checkLoopback(endpoint string) error {
 	return nil
 }
 
+// revRE finds the answering revision in an answer's text.
+var revRE = regexp.MustCompile(`"index_rev": ?"([^"]+)"`)
+
 // overHTTP connects n clients, each with its own session, before the clock
 // starts.
 func overHTTP(ctx context.Context, endpoint string, n int) ([]caller, func(), error) {
@@ -387,12 +412,20 @@ func overHTTP(ctx context.Context, endpoint string, n int) ([]caller, func(), er
 			return nil, nil, fmt.Errorf("client %d: %w", i, err)
 		}
 		sessions = append(sessions, cs)
-		callers[i] = func(ctx context.Context, r request) (bool, bool, error) {
+		callers[i] = func(ctx context.Context, r request) (bool, bool, string, error) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_" + r.op, Arguments: json.RawMessage(r.args)})
 			if err != nil {
-				return true, false, err
+				return true, false, "", err
 			}
-			return false, res.IsError, nil
+			rev := ""
+			if len(res.Content) > 0 {
+				if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+					if m := revRE.FindStringSubmatch(tc.Text); m != nil {
+						rev = m[1]
+					}
+				}
+			}
+			return false, res.IsError, rev, nil
 		}
 	}
 	return callers, closeAll, nil
@@ -404,18 +437,19 @@ func inProcess(o options) ([]caller, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	call := func(ctx context.Context, r request) (bool, bool, error) {
+	call := func(ctx context.Context, r request) (bool, bool, string, error) {
+		var env *facade.Envelope
 		var err error
 		if r.op == "drift" {
-			_, err = svc.CallDrift(ctx, r.op, []byte(r.args))
+			env, err = svc.CallDrift(ctx, r.op, []byte(r.args))
 		} else {
-			_, err = svc.Call(ctx, r.op, []byte(r.args))
+			env, err = svc.Call(ctx, r.op, []byte(r.args))
 		}
 		if err != nil {
 			fe := facade.AsError(err)
-			return fe.Code == facade.ErrInternal, true, err
+			return fe.Code == facade.ErrInternal, true, "", err
 		}
-		return false, false, nil
+		return false, false, env.IndexRev, nil
 	}
 	callers := make([]caller, o.clients)
 	for i := range callers {

@@ -35,8 +35,15 @@ type Service struct {
 	cfgPath string // the config whose excludes code and live_read apply (Options.Config)
 	ortLib  string // Options.ORTLib
 
-	mu  sync.Mutex
-	cur *snapshot // the revision new calls use
+	mu   sync.Mutex
+	cur  *snapshot // the revision new calls use
+	next *snapshot // a newly published revision warming before it serves (warm.go)
+
+	// warmFirst is set while Watch runs: a newly published revision is
+	// served only once its per-revision caches are built (warm.go)
+	warmFirst atomic.Bool
+	warmCtx   context.Context // cancelled by Close: stops a warm-up
+	warmStop  context.CancelFunc
 
 	ctlMu     sync.Mutex
 	ctl       *control.Store // control.sqlite, opened once and shared by calls
@@ -66,6 +73,7 @@ type snapshot struct {
 	// rankBuilds counts the rank graphs built on this revision (one, once
 	// single-flight and the warm-up share it)
 	rankBuilds atomic.Int64
+	warmed     atomic.Bool // its warm-up has completed (warm.go)
 }
 
 // Options configures a Service. The zero value serves the project's own
@@ -89,6 +97,7 @@ func New(root string, opts Options) (*Service, error) {
 	}
 	l := rev.Layout{Root: abs}
 	s := &Service{root: abs, layout: l, cfgPath: l.Config(), ortLib: opts.ORTLib}
+	s.warmCtx, s.warmStop = context.WithCancel(context.Background())
 	if opts.Config != "" {
 		s.cfgPath = opts.Config
 	}
@@ -100,11 +109,17 @@ func (s *Service) Root() string { return s.root }
 
 // Close closes the open revision.
 func (s *Service) Close() error {
+	s.warmStop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != nil {
 		s.cur.close()
 		s.cur = nil
+	}
+	if next := s.next; next != nil {
+		// the warm-up holds it until it has stopped
+		go func() { next.refs.Wait(); next.close() }()
+		s.next = nil
 	}
 	s.ctlMu.Lock()
 	defer s.ctlMu.Unlock()
@@ -124,6 +139,11 @@ func (s *Service) Close() error {
 // so its file cannot be reused for another while it is held, and calls on it
 // finish even if rotation removes its directory meanwhile.
 func (s *Service) acquire(ctx context.Context) (*snapshot, func(), error) {
+	if snap, ok := ctx.Value(pinKey{}).(*snapshot); ok {
+		// a warm-up runs its calls on the revision it warms (warm.go)
+		snap.refs.Add(1)
+		return snap, snap.refs.Done, nil
+	}
 	for attempt := 0; ; attempt++ {
 		name, err := s.layout.CurrentRev()
 		if err != nil {
@@ -137,7 +157,9 @@ func (s *Service) acquire(ctx context.Context) (*snapshot, func(), error) {
 		}
 		file, statErr := os.Stat(filepath.Join(s.layout.Rev(name), rev.GraphDB))
 		s.mu.Lock()
-		if cur := s.cur; cur != nil && cur.name == name && statErr == nil && os.SameFile(cur.file, file) {
+		if cur := s.cur; cur != nil && (cur.is(name, file, statErr) || s.next != nil) {
+			// the current revision; or a newer one is warming, and the
+			// current one answers until it is ready (warm.go)
 			cur.refs.Add(1)
 			s.mu.Unlock()
 			return cur, cur.refs.Done, nil
@@ -152,16 +174,39 @@ func (s *Service) acquire(ctx context.Context) (*snapshot, func(), error) {
 			}
 			return nil, nil, err
 		}
-		if old := s.cur; old != nil {
-			// close the old revision once its calls have finished; its
-			// caches (rank graph, drift checker) go with it
-			go func() { old.refs.Wait(); old.close() }()
+		if cur := s.cur; cur != nil && s.warmFirst.Load() {
+			// warm the new revision first; the current one answers
+			// meanwhile, and the switch happens once it is warm
+			s.next = snap
+			snap.refs.Add(1) // the warm-up's
+			go s.warmThenServe(snap)
+			cur.refs.Add(1)
+			s.mu.Unlock()
+			return cur, cur.refs.Done, nil
 		}
-		s.cur = snap
+		s.serve(snap)
 		snap.refs.Add(1)
 		s.mu.Unlock()
 		return snap, snap.refs.Done, nil
 	}
+}
+
+// pinKey is the context key of a revision calls must use (warm.go).
+type pinKey struct{}
+
+// is reports whether snap is revision name whose graph.sqlite is file.
+func (snap *snapshot) is(name string, file os.FileInfo, statErr error) bool {
+	return snap.name == name && statErr == nil && os.SameFile(snap.file, file)
+}
+
+// serve makes snap the revision new calls use; s.mu is held. The old one is
+// closed once its calls have finished; its caches (rank graph, drift
+// checker) go with it.
+func (s *Service) serve(snap *snapshot) {
+	if old := s.cur; old != nil && old != snap {
+		go func() { old.refs.Wait(); old.close() }()
+	}
+	s.cur = snap
 }
 
 // openSnapshot opens revision name. Its graph.sqlite is stat'ed before it is

@@ -22,6 +22,7 @@ type StatusArgs struct {
 // StatusResult is the coverage report.
 type StatusResult struct {
 	Rev        string                    `json:"rev"`
+	Serving    Warming                   `json:"serving"` // whether rev's caches are built, and a newer revision warming (warm.go)
 	CreatedAt  string                    `json:"created_at"`
 	CorpusHash string                    `json:"corpus_hash"`
 	GitHead    string                    `json:"git_head"`
@@ -103,6 +104,7 @@ func (s *Service) Status(ctx context.Context, args StatusArgs) (*Envelope, error
 	if res.History, err = ctl.Revs(ctx); err != nil {
 		return nil, storeError(err)
 	}
+	res.Serving = s.warming(snap)
 	env := c.env
 	env.Result = res
 	env.Limits = Limits{Limit: args.Examples, Returned: 1, Total: 1}

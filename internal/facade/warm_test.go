@@ -66,34 +66,74 @@ func TestReliability_NewRevisionComputedOnceOffTheRequestPath(t *testing.T) {
 	})
 }
 
-// warmed reports whether the current revision is name and every cache warm
-// computes is ready on it.
+// warmed reports whether the current revision is name, its warm-up has
+// completed and every cache warm computes is there.
 func warmed(s *Service, name string) bool {
 	s.mu.Lock()
 	snap := s.cur
 	s.mu.Unlock()
-	if snap == nil || snap.name != name {
+	if snap == nil || snap.name != name || !snap.warmed.Load() {
 		return false
 	}
-	snap.cacheMu.Lock()
-	defer snap.cacheMu.Unlock()
 	for _, k := range warmKeys {
-		var done chan struct{}
-		switch e := snap.cache[k].(type) {
-		case *cacheEntry[*rankGraph]:
-			done = e.done
-		case *cacheEntry[rankOrder]:
-			done = e.done
-		case *cacheEntry[StatusResult]:
-			done = e.done
-		default:
-			return false
-		}
-		select {
-		case <-done:
-		default:
+		if !snap.isCached(k) {
 			return false
 		}
 	}
 	return true
+}
+
+// TestReliability_NewRevisionServedOnceWarm: while Watch runs, a newly
+// published revision does not answer until its warm-up has completed; the
+// previous revision answers meanwhile, under its own name, with stale marks
+// for what the tree changed since; then every call switches to the new one,
+// whose caches are there (no call builds its rank graph).
+func TestReliability_NewRevisionServedOnceWarm(t *testing.T) {
+	s, f, root := newFixtureService(t, 50, 3)
+	ctx := context.Background()
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { s.Watch(wctx, 10*time.Millisecond); close(done) }()
+	defer func() { cancel(); <-done }()
+	for !warmed(s, "rev-0001") {
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	hold, started := make(chan struct{}), make(chan string, 1)
+	warmHook = func(snap *snapshot) { started <- snap.name; <-hold }
+	defer func() { warmHook = nil }()
+	f.files["src/C1.php"] += "// changed\n"
+	f.publish(t, root, "rev-0002")
+	if name := <-started; name != "rev-0002" {
+		t.Fatalf("warming %s", name)
+	}
+	// the warm-up is held: rev-0001 answers, says rev-0002 is warming,
+	// and marks the file the tree changed since it was built
+	env := call(t, s, "status", `{}`)
+	st := env.Result.(StatusResult)
+	if env.IndexRev != "rev-0001" || st.Rev != "rev-0001" || !st.Serving.Warm || st.Serving.Next != "rev-0002" {
+		t.Fatalf("while rev-0002 warms: %s %+v", env.IndexRev, st.Serving)
+	}
+	env = call(t, s, "outline", `{"path":"src/C1.php"}`)
+	if env.IndexRev != "rev-0001" || len(env.StaleWarnings) == 0 {
+		t.Errorf("outline from %s, stale warnings %v", env.IndexRev, env.StaleWarnings)
+	}
+	close(hold)
+	for !warmed(s, "rev-0002") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	env = call(t, s, "status", `{}`)
+	st = env.Result.(StatusResult)
+	if env.IndexRev != "rev-0002" || !st.Serving.Warm || st.Serving.Next != "" {
+		t.Errorf("after the warm-up: %s %+v", env.IndexRev, st.Serving)
+	}
+	env = call(t, s, "outline", `{"path":"src/C1.php"}`)
+	if env.IndexRev != "rev-0002" || len(env.StaleWarnings) != 0 {
+		t.Errorf("outline from %s, stale warnings %v", env.IndexRev, env.StaleWarnings)
+	}
+	call(t, s, "repo_map", `{"budget_tokens":700}`)
+	call(t, s, "context", `{"qname":"App\\C2::run"}`)
+	if n := s.cur.rankBuilds.Load(); n != 1 {
+		t.Errorf("rank graph built %d times on rev-0002", n)
+	}
 }

@@ -328,13 +328,14 @@ func TestMCPConcurrentCallsAndNewRevision(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	// a new revision is used by the next call, without restarting the server
+	// a new revision is used once warm, without restarting the server
 	if err := os.WriteFile(filepath.Join(root, "src", "Coupon.php"), []byte("<?php\nnamespace App;\nclass Coupon {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, code := run(t, root, "index"); code != 0 {
 		t.Fatalf("index: %s", out)
 	}
+	waitServing(t, ctx, cs, "rev-0002") // served once warm
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_symbol", Arguments: map[string]any{"name": "Coupon"}})
 	if err != nil {
 		t.Fatal(err)

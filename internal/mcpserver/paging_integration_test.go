@@ -142,6 +142,7 @@ func TestMCPEntryPointsPageToTheEnd(t *testing.T) {
 	if out, code := run(t, root, "index"); code != 0 {
 		t.Fatalf("second index: %d %s", code, out)
 	}
+	waitServing(t, ctx, cs, "rev-0002") // served once warm
 	res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ragraf_entry_points", Arguments: map[string]any{"kind": "web_route", "limit": 200, "cursor": first}})
 	if res == nil || !res.IsError || !strings.Contains(text(t, res), `"code":"`+facade.ErrStaleCursor+`"`) {
 		t.Errorf("stale cursor over MCP: %+v", res)
