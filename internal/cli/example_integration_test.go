@@ -117,3 +117,44 @@ func TestK5_ExampleEndToEnd(t *testing.T) {
 		t.Errorf("new function not found in rev-0002: %+v", env)
 	}
 }
+
+// TestFT27_ShortNamesAndPlacesThroughTheBinary: the real binary's code,
+// context and impact answer a Class::method short name and path:line with
+// the definition they name.
+func TestFT27_ShortNamesAndPlacesThroughTheBinary(t *testing.T) {
+	root := exampleCopy(t)
+	if r := run(t, root, "index"); r.code != 0 {
+		t.Fatalf("index: %d %s", r.code, r.stderr)
+	}
+	for _, op := range []string{"code", "context", "impact"} {
+		for _, qname := range []string{`Cart::add`, `src/Cart/Cart.php:47`} {
+			r := run(t, root, "query", op, "--args", `{"qname":"`+qname+`"}`)
+			if r.code != 0 {
+				t.Fatalf("query %s %s: %d %s %s", op, qname, r.code, r.stdout, r.stderr)
+			}
+			var env struct {
+				NotFound bool `json:"not_found"`
+				Result   struct {
+					Symbol  *struct{ QName string }  `json:"symbol"`
+					Target  *struct{ QName string }  `json:"target"`
+					Targets []struct{ QName string } `json:"targets"`
+				} `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &env); err != nil {
+				t.Fatalf("query %s %s: %v\n%s", op, qname, err, r.stdout)
+			}
+			got := ""
+			switch res := env.Result; {
+			case res.Symbol != nil:
+				got = res.Symbol.QName
+			case res.Target != nil:
+				got = res.Target.QName
+			case len(res.Targets) > 0:
+				got = res.Targets[0].QName
+			}
+			if env.NotFound || got != `Shop\Cart\Cart::add` {
+				t.Errorf("query %s %s: not_found %v, answered %q", op, qname, env.NotFound, got)
+			}
+		}
+	}
+}

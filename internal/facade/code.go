@@ -17,7 +17,8 @@ import (
 // CodeArgs names a definition, or a file and optionally a line range.
 type CodeArgs struct {
 	ID        string `json:"id,omitempty" jsonschema:"node id: returns that definition's lines"`
-	QName     string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
+	QName     string `json:"qname,omitempty" jsonschema:"a name (add, Cart::add), qualified name or path:line instead of id"`
+	Near      string `json:"near,omitempty" jsonschema:"your file: picks among same-named definitions"`
 	Path      string `json:"path,omitempty" jsonschema:"file path relative to the project root, instead of id"`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"first line with path (1-based, default 1)"`
 	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line with path (inclusive, default start_line+399)"`
@@ -45,7 +46,7 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 		return nil, badInput("pass id, qname or path")
 	}
 	if args.Path == "" {
-		if err := checkTarget(args.ID, args.QName); err != nil {
+		if err := (Target{ID: args.ID, QName: args.QName, Near: args.Near}).check(); err != nil {
 			return nil, err
 		}
 		if args.StartLine != 0 || args.EndLine != 0 {
@@ -73,14 +74,9 @@ func (s *Service) Code(ctx context.Context, args CodeArgs) (*Envelope, error) {
 	res := CodeResult{}
 	start, end := args.StartLine, args.EndLine
 	if path == "" {
-		t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			env.Result = res
-			notFound(env, args.QName)
-			return c.done(env.Result)
+		t, ok, err := c.target(Target{ID: args.ID, QName: args.QName, Near: args.Near})
+		if err != nil || !ok {
+			return c.fail(res, err)
 		}
 		res.Symbol = &t
 		path, start, end = t.Path, t.Line, t.EndLine

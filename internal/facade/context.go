@@ -22,7 +22,8 @@ import (
 // ContextArgs names the symbol and the budget.
 type ContextArgs struct {
 	ID           string `json:"id,omitempty" jsonschema:"node id of the definition, from an earlier answer"`
-	QName        string `json:"qname,omitempty" jsonschema:"qualified name instead of id, e.g. App\\Cart::addItem"`
+	QName        string `json:"qname,omitempty" jsonschema:"a name (addItem, Cart::addItem), qualified name or path:line instead of id"`
+	Near         string `json:"near,omitempty" jsonschema:"your file: picks among same-named definitions"`
 	Path         string `json:"path,omitempty" jsonschema:"a file, with line: the innermost definition around that line"`
 	Line         int    `json:"line,omitempty" jsonschema:"1-based line in path (as indexed)"`
 	BudgetTokens int    `json:"budget_tokens,omitempty" jsonschema:"size of the whole answer in cl100k_base tokens (300-50000, default 2000); never exceeded"`
@@ -172,11 +173,11 @@ func (s *Service) Context(ctx context.Context, args ContextArgs) (*Envelope, err
 	} else if (args.ID == "") == (args.QName == "") {
 		return nil, badInput("pass id, qname, or path with line")
 	}
-	if err := checkID("id", args.ID); err != nil {
-		return nil, err
-	}
-	if err := checkName("qname", args.QName, false); err != nil {
-		return nil, err
+	target := Target{ID: args.ID, QName: args.QName, Near: args.Near}
+	if !byPlace {
+		if err := target.check(); err != nil {
+			return nil, err
+		}
 	}
 	var p string
 	if byPlace {
@@ -203,21 +204,14 @@ func (s *Service) Context(ctx context.Context, args ContextArgs) (*Envelope, err
 	var t Symbol
 	var ok bool
 	if byPlace {
-		t, ok, err = s.symbolAt(ctx, snap, p, args.Line)
-	} else {
-		t, ok, err = s.target(ctx, snap, args.ID, args.QName)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		env.Result = ContextResult{BudgetTokens: budget}
-		if byPlace {
+		if t, ok, err = s.symbolAt(ctx, snap, p, args.Line); err == nil && !ok {
 			notFoundPath(env, p)
-		} else {
-			notFound(env, args.QName)
 		}
-		return c.done(env.Result)
+	} else {
+		t, ok, err = c.target(target)
+	}
+	if err != nil || !ok {
+		return c.fail(ContextResult{BudgetTokens: budget}, err)
 	}
 	full, total, err := s.contextParts(ctx, snap, t)
 	if err != nil {

@@ -119,8 +119,12 @@ func TestContextBudget(t *testing.T) {
 	snap, release, err := s.acquire(context.Background())
 	must(t, err)
 	defer release()
-	target, _, err := s.target(context.Background(), snap, "", `Shop\Money\Money`)
+	cands, err := s.candidates(context.Background(), snap, Target{QName: `Shop\Money\Money`})
 	must(t, err)
+	if len(cands) == 0 {
+		t.Fatal(`Shop\Money\Money not found`)
+	}
+	target := cands[0]
 	all, total, err := s.contextParts(context.Background(), snap, target)
 	must(t, err)
 	seq := contextOrder(all, total)

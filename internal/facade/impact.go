@@ -22,7 +22,8 @@ import (
 // ImpactArgs names what changes.
 type ImpactArgs struct {
 	ID    string `json:"id,omitempty" jsonschema:"node id of the definition that changes"`
-	QName string `json:"qname,omitempty" jsonschema:"qualified name instead of id"`
+	QName string `json:"qname,omitempty" jsonschema:"a name (add, Cart::add), qualified name or path:line instead of id"`
+	Near  string `json:"near,omitempty" jsonschema:"your file: picks among same-named definitions"`
 	Path  string `json:"path,omitempty" jsonschema:"a file that changes, instead of one definition"`
 	Line  int    `json:"line,omitempty" jsonschema:"with path: the line that changes (its definition, and data from what it defines)"`
 	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
@@ -141,11 +142,11 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if set != 1 {
 		return nil, badInput("pass exactly one of id, qname and path")
 	}
-	if err := checkID("id", args.ID); err != nil {
-		return nil, err
-	}
-	if err := checkName("qname", args.QName, false); err != nil {
-		return nil, err
+	target := Target{ID: args.ID, QName: args.QName, Near: args.Near}
+	if args.Path == "" {
+		if err := target.check(); err != nil {
+			return nil, err
+		}
 	}
 	if args.Line < 0 || (args.Line > 0 && args.Path == "") {
 		return nil, badInput("line (at least 1) goes with path")
@@ -210,28 +211,21 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		t, ok, err := Symbol{}, false, error(nil)
 		if lineDef != nil {
 			t, ok = *lineDef, true
-		} else if t, ok, err = s.target(ctx, snap, args.ID, args.QName); err != nil {
+		} else if t, ok, err = c.target(target); err != nil || !ok {
+			return c.fail(res, err)
+		}
+		res.Targets = append(res.Targets, t)
+		start = append(start, t.ID)
+		// a change to a type or namespace reaches the users of its members
+		desc, err := s.descendants(ctx, snap, t.ID)
+		if err != nil {
 			return nil, err
 		}
-		if ok {
-			res.Targets = append(res.Targets, t)
-			start = append(start, t.ID)
-			// a change to a type or namespace reaches the users of its members
-			desc, err := s.descendants(ctx, snap, t.ID)
-			if err != nil {
-				return nil, err
-			}
-			start = append(start, desc...)
-		}
+		start = append(start, desc...)
 	}
 	if len(start) == 0 {
-		env.Result = res
-		if path != "" {
-			notFoundPath(env, path)
-		} else {
-			notFound(env, args.QName)
-		}
-		return c.done(env.Result)
+		notFoundPath(env, path)
+		return c.fail(res, nil)
 	}
 	hard, soft, err := s.hardSoft(ctx, snap, start, impactKinds, depth, mode == "all")
 	if err != nil {

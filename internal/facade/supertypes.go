@@ -13,7 +13,8 @@ import (
 // SupertypesArgs names the type or method.
 type SupertypesArgs struct {
 	ID    string `json:"id,omitempty"`
-	QName string `json:"qname,omitempty"`
+	QName string `json:"qname,omitempty" jsonschema:"a name (Cart), qualified name or path:line instead of id"`
+	Near  string `json:"near,omitempty" jsonschema:"your file: picks among same-named definitions"`
 }
 
 // SupertypesResult is the target and what it derives from, nearest first;
@@ -30,7 +31,8 @@ const supertypesCap = 500
 // transitively up to the depth implementations walks down.
 func (s *Service) Supertypes(ctx context.Context, args SupertypesArgs) (*Envelope, error) {
 	const op = "supertypes"
-	if err := checkTarget(args.ID, args.QName); err != nil {
+	target := Target{ID: args.ID, QName: args.QName, Near: args.Near}
+	if err := target.check(); err != nil {
 		return nil, err
 	}
 	c, err := s.begin(ctx, op, pager{})
@@ -41,14 +43,9 @@ func (s *Service) Supertypes(ctx context.Context, args SupertypesArgs) (*Envelop
 	snap := c.snap
 	env := c.env
 	res := SupertypesResult{Supertypes: []Implementation{}}
-	t, ok, err := s.target(ctx, snap, args.ID, args.QName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		env.Result = res
-		notFound(env, args.QName)
-		return c.done(env.Result)
+	t, ok, err := c.target(target)
+	if err != nil || !ok {
+		return c.fail(res, err)
 	}
 	res.Target = t
 	type up struct {

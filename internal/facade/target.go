@@ -33,33 +33,19 @@ func (t Target) text() string { return t.ID + t.QName }
 
 // check validates a target that must be given.
 func (t Target) check() error {
-	if err := checkTarget(t.ID, t.QName); err != nil {
+	if t.ID == "" && t.QName == "" {
+		return badInput("pass id or qname")
+	}
+	if t.ID != "" && t.QName != "" {
+		return badInput("pass id or qname, not both")
+	}
+	if err := checkID("id", t.ID); err != nil {
+		return err
+	}
+	if err := checkName("qname", t.QName, false); err != nil {
 		return err
 	}
 	return checkName("near", t.Near, false)
-}
-
-func checkTarget(id, qname string) error {
-	if id == "" && qname == "" {
-		return badInput("pass id or qname")
-	}
-	if id != "" && qname != "" {
-		return badInput("pass id or qname, not both")
-	}
-	if err := checkID("id", id); err != nil {
-		return err
-	}
-	return checkName("qname", qname, false)
-}
-
-// target resolves id or qname to one definition (resolve without the
-// envelope: ambiguity and not-found are the caller's).
-func (s *Service) target(ctx context.Context, snap *snapshot, id, qname string) (Symbol, bool, error) {
-	cands, err := s.candidates(ctx, snap, Target{ID: id, QName: qname})
-	if err != nil || len(cands) == 0 {
-		return Symbol{}, false, err
-	}
-	return cands[0], true, nil
 }
 
 // resolve resolves t to one definition. An unknown id is an error (ids come

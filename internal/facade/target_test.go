@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -81,6 +82,85 @@ func TestFT27_TargetTakesWhatTheAgentHas(t *testing.T) {
 		must(t, err)
 		if !strings.Contains(string(b), c.want) {
 			t.Errorf("%s: suggest %s lacks %s", c.qname, b, c.want)
+		}
+	}
+}
+
+// TestFT27_EveryTargetTakingOperationResolvesAlike: code, context, impact and
+// supertypes take the same target as references (a Class::method short
+// name, path:line, a qualified name), list the other definitions of an
+// ambiguous name and answer an unknown name with the closest names.
+func TestFT27_EveryTargetTakingOperationResolvesAlike(t *testing.T) {
+	s := shop(t)
+	// answered is the qualified name of the definition the answer is about.
+	answered := func(env *Envelope) string {
+		b, err := json.Marshal(env.Result)
+		must(t, err)
+		var r struct {
+			Symbol  *Symbol  `json:"symbol"`
+			Target  *Symbol  `json:"target"`
+			Targets []Symbol `json:"targets"`
+		}
+		must(t, json.Unmarshal(b, &r))
+		switch {
+		case r.Symbol != nil:
+			return r.Symbol.QName
+		case r.Target != nil:
+			return r.Target.QName
+		case len(r.Targets) > 0:
+			return r.Targets[0].QName
+		}
+		return ""
+	}
+	// supertypes is no operation of its own (the web view calls it)
+	call := func(t *testing.T, s *Service, op, args string) *Envelope {
+		t.Helper()
+		if op != "supertypes" {
+			return call(t, s, op, args)
+		}
+		var a SupertypesArgs
+		must(t, json.Unmarshal([]byte(args), &a))
+		env, err := s.Supertypes(context.Background(), a)
+		must(t, err)
+		return env
+	}
+	const add = `Shop\Cart\Cart::add`
+	for _, op := range []string{"code", "context", "impact", "supertypes"} {
+		for _, c := range []struct{ qname, want string }{
+			{`Cart::add`, add},
+			{`src/Cart/Cart.php:47`, add},
+			{`Shop\\Cart\\Cart::add`, add},
+			{`Cart`, `Shop\Cart\Cart`},
+		} {
+			env := call(t, s, op, `{"qname":"`+c.qname+`"}`)
+			if got := answered(env); got != c.want {
+				t.Errorf("%s %s: answered %q, want %q", op, c.qname, got, c.want)
+			}
+		}
+		// add is defined by Cart, Money, Router and CartController: one is
+		// answered, the others are listed with the arguments that select them
+		env := call(t, s, op, `{"qname":"add","near":"src/Money/Money.php"}`)
+		if got := answered(env); got != `Shop\Money\Money::add` {
+			t.Errorf("%s add near Money.php: answered %q", op, got)
+		}
+		listed := map[string]bool{}
+		for _, sg := range env.Suggest {
+			if q, ok := sg.Args["qname"].(string); ok {
+				listed[q] = true
+			}
+		}
+		if !listed[add] {
+			t.Errorf("%s add: %s not listed; suggest %+v", op, add, env.Suggest)
+		}
+		// an unknown name: not found, with a close name to call next
+		env = call(t, s, op, `{"qname":"Cart::addd"}`)
+		if !env.NotFound || answered(env) != "" {
+			t.Errorf("%s Cart::addd: not_found %v, answered %q", op, env.NotFound, answered(env))
+		}
+		b, err := json.Marshal(env.Suggest)
+		must(t, err)
+		if !strings.Contains(string(b), `"fuzzy":true`) {
+			t.Errorf("%s Cart::addd: no fuzzy symbol search suggested: %s", op, b)
 		}
 	}
 }
