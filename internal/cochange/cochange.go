@@ -370,11 +370,15 @@ type Pair struct {
 // maxEvidence is the most commits a Pair cites.
 const maxEvidence = 5
 
-// With returns what changed in the commits that changed key (a path, or a
-// definition's Key when def is true): files and definitions, most support
-// first, then most recent; key itself is left out. n counts the commits
-// that changed key.
-func (h *History) With(key string, def bool) (n int, files, defs []Pair) {
+// WithFile returns what changed in the commits that changed the file path:
+// files and definitions, most support first, then most recent; path itself
+// is left out. n counts the commits that changed path.
+func (h *History) WithFile(path string) (n int, files, defs []Pair) { return h.with(path, false) }
+
+// WithDef is WithFile for a definition's Key.
+func (h *History) WithDef(key string) (n int, files, defs []Pair) { return h.with(key, true) }
+
+func (h *History) with(key string, def bool) (n int, files, defs []Pair) {
 	if h == nil {
 		return 0, nil, nil
 	}

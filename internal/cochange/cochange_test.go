@@ -98,7 +98,7 @@ func TestFT27_CoChangeMined(t *testing.T) {
 	if h.Bulk != 1 || len(h.Commits) != 3 {
 		t.Fatalf("bulk %d, commits %d, want 1 and 3 (init, two pairs)", h.Bulk, len(h.Commits))
 	}
-	n, files, defs := h.With(Key("src/A.php", "ma"), true)
+	n, files, defs := h.WithDef(Key("src/A.php", "ma"))
 	if n != 3 {
 		t.Errorf("A::ma changed in %d commits, want 3 (declared, changed twice; the sweeping one skipped)", n)
 	}
@@ -120,12 +120,12 @@ func TestFT27_CoChangeMined(t *testing.T) {
 	if h2.Mined != 2 || h2.Reused != 3 {
 		t.Errorf("extension mined %d and reused %d, want 2 and 3", h2.Mined, h2.Reused)
 	}
-	_, _, defs = h2.With(Key("src/A.php", "ma"), true)
+	_, _, defs = h2.WithDef(Key("src/A.php", "ma"))
 	if len(defs) == 0 || defs[0].Key != Key("src/C.php", "mb") || defs[0].Support != 4 {
 		t.Errorf("after the rename: %+v, want src/C.php#mb with support 4", defs)
 	}
 	full := Mine(ctx, r.root, nil, Options{Commits: 100, MaxFiles: 4})
-	_, _, fdefs := full.With(Key("src/A.php", "ma"), true)
+	_, _, fdefs := full.WithDef(Key("src/A.php", "ma"))
 	if !slices.Equal(keys(defs), keys(fdefs)) {
 		t.Errorf("extended %v, mined from scratch %v", keys(defs), keys(fdefs))
 	}

@@ -76,7 +76,7 @@ func (s *Service) Callers(ctx context.Context, args CallersArgs) (*Envelope, err
 	}
 	res.Target = t
 	snap, limit, offset := c.snap, pg.limit, pg.offset
-	hard, soft, err := s.hardSoft(ctx, snap, []string{t.ID}, callKinds, depth, true)
+	hard, soft, err := s.hardSoft(ctx, snap, []string{t.ID}, callKinds, depth, hardAndSoft)
 	if err != nil {
 		return nil, err
 	}

@@ -213,16 +213,16 @@ func (s *Service) Changes(ctx context.Context, args ChangesArgs) (*Envelope, err
 			start = append(start, desc...)
 		}
 	}
-	r, err := s.reach(ctx, snap, start, depth, true)
+	r, err := s.reach(ctx, snap, start, depth, withTables)
 	if err != nil {
 		return nil, err
 	}
 	ep, tb, tests := r.entryPoints(), r.tables(), r.tests()
 	res.EntryPointsTotal, res.TablesTotal, res.TestsTotal = len(ep), len(tb), len(tests)
-	if res.EntryPoints, err = s.reachItems(ctx, snap, window(ep, pg.limit, 0), false); err != nil {
+	if res.EntryPoints, err = s.reachItems(ctx, snap, window(ep, pg.limit, 0), reachedItems); err != nil {
 		return nil, err
 	}
-	if res.Tables, err = s.reachItems(ctx, snap, window(tb, pg.limit, 0), false); err != nil {
+	if res.Tables, err = s.reachItems(ctx, snap, window(tb, pg.limit, 0), reachedItems); err != nil {
 		return nil, err
 	}
 	res.Tests = window(tests, pg.limit, 0)
@@ -241,11 +241,11 @@ func (s *Service) Changes(ctx context.Context, args ChangesArgs) (*Envelope, err
 			}
 			st = append(st, desc...)
 		}
-		all, err := s.closure(ctx, snap, st, impactKinds, depth, false, cache)
+		all, err := s.closure(ctx, snap, st, impactKinds, depth, anyEdges, cache)
 		if err != nil {
 			return nil, err
 		}
-		hard, err := s.closure(ctx, snap, st, impactKinds, depth, true, cache)
+		hard, err := s.closure(ctx, snap, st, impactKinds, depth, statedEdges, cache)
 		if err != nil {
 			return nil, err
 		}

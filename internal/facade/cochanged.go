@@ -85,11 +85,11 @@ func (s *Service) coChanged(ctx context.Context, snap *snapshot, t Symbol) (*CoC
 	out.Basis = "file"
 	var files, defs []cochange.Pair
 	if def {
-		out.With, files, defs = h.With(cochange.Key(t.Path, t.Name), true)
+		out.With, files, defs = h.WithDef(cochange.Key(t.Path, t.Name))
 		out.Basis = "definition"
 	}
 	if out.With == 0 {
-		out.With, files, defs = h.With(t.Path, false)
+		out.With, files, defs = h.WithFile(t.Path)
 		out.Basis = "file"
 	}
 	for _, p := range files {

@@ -283,14 +283,14 @@ func (s *Service) contextParts(ctx context.Context, snap *snapshot, t Symbol) (C
 	if err != nil {
 		return res, total, storeError(err)
 	}
-	if res.Callers, total[secCallers], err = s.contextCalls(ctx, snap, in, false, rankOf); err != nil {
+	if res.Callers, total[secCallers], err = s.contextCalls(ctx, snap, in, callersSide, rankOf); err != nil {
 		return res, total, err
 	}
-	if res.Callees, total[secCallees], err = s.contextCalls(ctx, snap, out, true, rankOf); err != nil {
+	if res.Callees, total[secCallees], err = s.contextCalls(ctx, snap, out, calleesSide, rankOf); err != nil {
 		return res, total, err
 	}
 	// implementations
-	impls, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, false, map[string][]fact.Edge{})
+	impls, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, anyEdges, map[string][]fact.Edge{})
 	if err != nil {
 		return res, total, err
 	}
@@ -300,7 +300,7 @@ func (s *Service) contextParts(ctx context.Context, snap *snapshot, t Symbol) (C
 	}
 	impls = byPlace(impls, places)
 	total[secImpls] = len(impls)
-	if res.Implementations, err = s.reachItems(ctx, snap, hardFirst(impls[:min(len(impls), ctxListCap)], nil), true); err != nil {
+	if res.Implementations, err = s.reachItems(ctx, snap, hardFirst(impls[:min(len(impls), ctxListCap)], nil), implementationItems); err != nil {
 		return res, total, err
 	}
 	// members of a type
@@ -320,17 +320,17 @@ func (s *Service) contextParts(ctx context.Context, snap *snapshot, t Symbol) (C
 	if err != nil {
 		return res, total, err
 	}
-	r, err := s.reach(ctx, snap, append(start, desc...), ctxImpactDep, !startsAtTable([]Symbol{t}))
+	r, err := s.reach(ctx, snap, append(start, desc...), ctxImpactDep, tableReach(!startsAtTable([]Symbol{t})))
 	if err != nil {
 		return res, total, err
 	}
 	imp := &ContextImpact{Depth: ctxImpactDep, Hard: len(r.hard), Soft: len(r.soft), Files: r.files()}
 	ep, tb := r.entryPoints(), r.tables()
 	total[secEntry], total[secTables] = len(ep), len(tb)
-	if imp.EntryPoints, err = s.reachItems(ctx, snap, ep[:min(len(ep), ctxListCap)], false); err != nil {
+	if imp.EntryPoints, err = s.reachItems(ctx, snap, ep[:min(len(ep), ctxListCap)], reachedItems); err != nil {
 		return res, total, err
 	}
-	if imp.Tables, err = s.reachItems(ctx, snap, tb[:min(len(tb), ctxListCap)], false); err != nil {
+	if imp.Tables, err = s.reachItems(ctx, snap, tb[:min(len(tb), ctxListCap)], reachedItems); err != nil {
 		return res, total, err
 	}
 	tests := r.tests()
@@ -376,12 +376,20 @@ func dataflowOf(snap *snapshot) *ContextDataflow {
 	return &ContextDataflow{Status: "unavailable", Reason: reason}
 }
 
+// callSide is which end of a call edge contextCalls groups by.
+type callSide bool
+
+const (
+	callersSide callSide = false // the edge's From
+	calleesSide callSide = true  // the edge's To
+)
+
 // contextCalls groups call edges by the other end (callers: From; callees:
 // To), keeps the first site of each, and orders stated before derived, then
 // by rank, then by place.
-func (s *Service) contextCalls(ctx context.Context, snap *snapshot, edges []fact.Edge, forward bool, rankOf func(string) float64) ([]ContextCall, int, error) {
+func (s *Service) contextCalls(ctx context.Context, snap *snapshot, edges []fact.Edge, side callSide, rankOf func(string) float64) ([]ContextCall, int, error) {
 	other := func(e fact.Edge) string {
-		if forward {
+		if side == calleesSide {
 			return e.To
 		}
 		return e.From

@@ -395,11 +395,19 @@ func (s *Service) parsePlace(field, v, variable string) (place, error) {
 	return p, nil
 }
 
+// idPoints is what an id alone stands for in points.
+type idPoints bool
+
+const (
+	idReturns idPoints = false // the function's returns
+	idParams  idPoints = true  // the function's parameters
+)
+
 // points resolves a criterion into IR nodes. An id alone stands for the
-// function's parameters (entry) or its returns (!entry); a line picks the
+// function's parameters or its returns (alone); a line picks the
 // nodes at that line of the innermost function containing it, narrowed to
 // the variable when one is given.
-func (d *dfEnv) points(ctx context.Context, p place, entry bool) ([]dataflow.Point, error) {
+func (d *dfEnv) points(ctx context.Context, p place, alone idPoints) ([]dataflow.Point, error) {
 	var f *dataflow.Func
 	if p.id != "" {
 		var err error
@@ -408,7 +416,7 @@ func (d *dfEnv) points(ctx context.Context, p place, entry bool) ([]dataflow.Poi
 		}
 		if p.line == 0 {
 			ids := f.Returns
-			if entry {
+			if alone == idParams {
 				ids = f.Params
 			}
 			if f.TopLevel {
@@ -670,12 +678,12 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 		if goal, err = d.models.SourceGoal(srcModel); err != nil {
 			return nil, badInput("from: %v", err)
 		}
-		if start, err = d.points(ctx, to, true); err != nil {
+		if start, err = d.points(ctx, to, idParams); err != nil {
 			return nil, err
 		}
 		forward = false
 	default:
-		if start, err = d.points(ctx, from, true); err != nil {
+		if start, err = d.points(ctx, from, idParams); err != nil {
 			return nil, err
 		}
 		if from.variable == "" {
@@ -686,7 +694,7 @@ func (s *Service) Flow(ctx context.Context, args FlowArgs) (*Envelope, error) {
 				return nil, badInput("to: %v", err)
 			}
 		} else {
-			ends, err := d.points(ctx, to, true)
+			ends, err := d.points(ctx, to, idParams)
 			if err != nil {
 				return nil, err
 			}

@@ -227,7 +227,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 		notFoundPath(env, path)
 		return c.fail(res, nil)
 	}
-	hard, soft, err := s.hardSoft(ctx, snap, start, impactKinds, depth, mode == "all")
+	hard, soft, err := s.hardSoft(ctx, snap, start, impactKinds, depth, walkWant(mode == "all"))
 	if err != nil {
 		return nil, err
 	}

@@ -32,16 +32,17 @@ type testSet struct {
 	seen       map[string]bool
 }
 
-func (t *testSet) add(id string, hard bool) {
+// addHard adds a test reached over stated edges only; addSoft one reached
+// over some derived edge. The first add of an id counts.
+func (t *testSet) addHard(id string) { t.add(id, &t.hard) }
+func (t *testSet) addSoft(id string) { t.add(id, &t.soft) }
+
+func (t *testSet) add(id string, list *[]string) {
 	if id == "" || t.seen[id] {
 		return
 	}
 	t.seen[id] = true
-	if hard {
-		t.hard = append(t.hard, id)
-	} else {
-		t.soft = append(t.soft, id)
-	}
+	*list = append(*list, id)
 }
 
 // impactTests returns the tests of targets, stated and derived. hard and
@@ -50,7 +51,7 @@ func (s *Service) impactTests(ctx context.Context, snap *snapshot, targets []Sym
 	ts := &testSet{seen: map[string]bool{}}
 	for _, r := range hard {
 		if isTestPath(places[r.id].Path) {
-			ts.add(r.id, true)
+			ts.addHard(r.id)
 		}
 	}
 	// covers tags are stated, so they go before the derived chains
@@ -61,7 +62,7 @@ func (s *Service) impactTests(ctx context.Context, snap *snapshot, targets []Sym
 	}
 	for _, r := range soft {
 		if isTestPath(places[r.id].Path) {
-			ts.add(r.id, false)
+			ts.addSoft(r.id)
 		}
 	}
 	for _, t := range targets {
@@ -134,7 +135,7 @@ func (s *Service) coversTests(ctx context.Context, snap *snapshot, t Symbol, ts 
 		}
 		for _, h := range hits {
 			if txt, ok := texts[h.ID]; ok && coversNames(txt, class, method) {
-				ts.add(h.NodeID, true)
+				ts.addHard(h.NodeID)
 			}
 		}
 	}
@@ -162,7 +163,7 @@ func (s *Service) coversTests(ctx context.Context, snap *snapshot, t Symbol, ts 
 			lines[e.EvidencePath] = ls
 		}
 		if e.EvidenceLine <= len(ls) && bytes.Contains(ls[e.EvidenceLine-1], []byte("#[Covers")) {
-			ts.add(e.From, true)
+			ts.addHard(e.From)
 		}
 	}
 	return nil
@@ -221,7 +222,7 @@ func (s *Service) namedTests(ctx context.Context, snap *snapshot, t Symbol, ts *
 			continue
 		}
 		if method == "" {
-			ts.add(n.ID, false)
+			ts.addSoft(n.ID)
 			continue
 		}
 		kids, err := snap.graph.Children(ctx, n.ID)
@@ -232,12 +233,12 @@ func (s *Service) namedTests(ctx context.Context, snap *snapshot, t Symbol, ts *
 		found := false
 		for _, k := range kids {
 			if k.Kind == fact.Method && strings.HasPrefix(strings.ToLower(k.Name), prefix) {
-				ts.add(k.ID, false)
+				ts.addSoft(k.ID)
 				found = true
 			}
 		}
 		if !found {
-			ts.add(n.ID, false)
+			ts.addSoft(n.ID)
 		}
 	}
 	return nil

@@ -58,7 +58,7 @@ func (s *Service) Implementations(ctx context.Context, args ImplementationsArgs)
 	}
 	res.Target = t
 	snap := c.snap
-	rs, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, false, map[string][]fact.Edge{})
+	rs, err := s.closure(ctx, snap, []string{t.ID}, hierarchyKinds, hierarchyDepth, anyEdges, map[string][]fact.Edge{})
 	if err != nil {
 		return nil, err
 	}

@@ -26,17 +26,17 @@ type reachResult struct {
 }
 
 // reach walks impact's edges back from start up to depth, then attaches the
-// tables the code touches (unless tables is false: a change to a table does
-// not reach the other tables its users touch) and the entry points that
+// tables the code touches (unless tables is withoutTables: a change to a
+// table does not reach the other tables its users touch) and the entry points that
 // handle any of it, as the impact operation does.
-func (s *Service) reach(ctx context.Context, snap *snapshot, start []string, depth int, tables bool) (*reachResult, error) {
+func (s *Service) reach(ctx context.Context, snap *snapshot, start []string, depth int, tables tableReach) (*reachResult, error) {
 	r := &reachResult{}
 	if len(start) == 0 {
 		r.places = map[string]graph.Place{}
 		return r, nil
 	}
 	var err error
-	if r.hard, r.soft, err = s.hardSoft(ctx, snap, start, impactKinds, depth, true); err != nil {
+	if r.hard, r.soft, err = s.hardSoft(ctx, snap, start, impactKinds, depth, hardAndSoft); err != nil {
 		return nil, err
 	}
 	skip := map[string]bool{}
@@ -44,7 +44,7 @@ func (s *Service) reach(ctx context.Context, snap *snapshot, start []string, dep
 		skip[id] = true
 	}
 	from := origins(start, r.hard, r.soft)
-	if tables {
+	if tables == withTables {
 		if r.hardT, r.softT, err = s.attach(ctx, snap, from, attachOpts{kinds: tableKinds, forward: true, skip: skip}); err != nil {
 			return nil, err
 		}
@@ -141,9 +141,26 @@ func isTestPath(p string) bool {
 	return strings.HasPrefix(base, "test_") && path.Ext(p) == ".py"
 }
 
-// reachItems loads the items of rs; hier marks implementations (their
-// provenance is that of the chain, and the relation its first edge).
-func (s *Service) reachItems(ctx context.Context, snap *snapshot, list []reachedAs, hier bool) ([]ReachItem, error) {
+// tableReach says whether reach attaches the tables the code touches.
+type tableReach bool
+
+const (
+	withoutTables tableReach = false
+	withTables    tableReach = true
+)
+
+// itemKind is what reachItems loads: plain reached items, or
+// implementations (their provenance is that of the chain, and the relation
+// its first edge).
+type itemKind bool
+
+const (
+	reachedItems        itemKind = false
+	implementationItems itemKind = true
+)
+
+// reachItems loads the items of list as items says.
+func (s *Service) reachItems(ctx context.Context, snap *snapshot, list []reachedAs, items itemKind) ([]ReachItem, error) {
 	ids := make([]string, len(list))
 	for i, r := range list {
 		ids[i] = r.id
@@ -167,7 +184,7 @@ func (s *Service) reachItems(ctx context.Context, snap *snapshot, list []reached
 			it.Relation = ch[0].Kind
 		}
 		switch {
-		case hier:
+		case items == implementationItems:
 			it.Provenance = chainProvenance(ch)
 		case r.hard:
 			it.Provenance = string(fact.Stated)

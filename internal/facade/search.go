@@ -87,7 +87,7 @@ var textKinds = []string{"docblock", "comment", "doc_section"}
 // Search runs a lexical search.
 func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error) {
 	const op = "search"
-	if err := checkName("query", args.Query, true); err != nil {
+	if err := checkName("query", args.Query, required); err != nil {
 		return nil, err
 	}
 	mode, err := checkEnum("mode", args.Mode, "", "lexical", "semantic", "hybrid")
@@ -98,7 +98,7 @@ func (s *Service) Search(ctx context.Context, args SearchArgs) (*Envelope, error
 		return nil, err
 	}
 	if args.PathGlob != "" {
-		if err := checkName("path_glob", args.PathGlob, false); err != nil {
+		if err := checkName("path_glob", args.PathGlob, optional); err != nil {
 			return nil, err
 		}
 		if !doublestar.ValidatePattern(args.PathGlob) {

@@ -135,7 +135,7 @@ func (s *Service) Slice(ctx context.Context, args SliceArgs) (*Envelope, error) 
 		return nil, err
 	}
 	defer d.close()
-	start, err := d.points(ctx, p, dir == "forward")
+	start, err := d.points(ctx, p, idPoints(dir == "forward"))
 	if err != nil {
 		return nil, err
 	}

@@ -54,10 +54,10 @@ func (s *Service) Symbol(ctx context.Context, args SymbolArgs) (*Envelope, error
 	if (args.Name == "") == (args.QName == "") {
 		return nil, badInput("pass exactly one of name and qname")
 	}
-	if err := checkName("name", args.Name, false); err != nil {
+	if err := checkName("name", args.Name, optional); err != nil {
 		return nil, err
 	}
-	if err := checkName("qname", args.QName, false); err != nil {
+	if err := checkName("qname", args.QName, optional); err != nil {
 		return nil, err
 	}
 	if _, err := checkEnum("kind", args.Kind, "", nodeKinds...); err != nil {

@@ -42,10 +42,10 @@ func (t Target) check() error {
 	if err := checkID("id", t.ID); err != nil {
 		return err
 	}
-	if err := checkName("qname", t.QName, false); err != nil {
+	if err := checkName("qname", t.QName, optional); err != nil {
 		return err
 	}
-	return checkName("near", t.Near, false)
+	return checkName("near", t.Near, optional)
 }
 
 // resolve resolves t to one definition. An unknown id is an error (ids come

@@ -76,11 +76,19 @@ var queryLanguages = []struct {
 	{"SPARQL", regexp.MustCompile(`(?is)\bselect\s+\?\w+.*\bwhere\s*\{`)},
 }
 
+// presence is whether a field must be given.
+type presence bool
+
+const (
+	optional presence = false
+	required presence = true
+)
+
 // checkName validates a name-like field: not empty when required, of sane
 // length, and not query-language text.
-func checkName(field, v string, required bool) error {
+func checkName(field, v string, need presence) error {
 	if v == "" {
-		if required {
+		if need == required {
 			return badInput("%s is required", field)
 		}
 		return nil
@@ -108,7 +116,7 @@ var idRE = regexp.MustCompile(`^n[0-9a-f]{32}$`)
 
 // checkID validates a node id field.
 func checkID(field, v string) error {
-	if err := checkName(field, v, false); err != nil {
+	if err := checkName(field, v, optional); err != nil {
 		return err
 	}
 	if v != "" && !idRE.MatchString(v) {
@@ -127,7 +135,7 @@ func (s *Service) cleanPath(field, p string) (string, error) {
 	if p == "" {
 		return "", badInput("%s is required", field)
 	}
-	if err := checkName(field, p, true); err != nil {
+	if err := checkName(field, p, required); err != nil {
 		return "", err
 	}
 	native := filepath.FromSlash(p)

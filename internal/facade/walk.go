@@ -33,11 +33,11 @@ type reached struct {
 
 // closure walks edges of kinds backwards (from dst to src) from start, up to
 // depth levels, and returns each node reached once, at its shallowest depth,
-// with the first chain found in edge order. stated limits the walk to stated
-// edges. Start nodes are never returned. cache holds the incoming edges of
+// with the first chain found in edge order. follow statedEdges limits the
+// walk to stated edges. Start nodes are never returned. cache holds the incoming edges of
 // nodes already fetched, in the store's order, and is filled as the walk goes,
 // so a second walk over the same region reads nothing.
-func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, stated bool, cache map[string][]fact.Edge) ([]reached, error) {
+func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, follow edgeTrust, cache map[string][]fact.Edge) ([]reached, error) {
 	seen := map[string]bool{}
 	for _, id := range start {
 		seen[id] = true
@@ -68,7 +68,7 @@ func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, k
 		var next []string
 		for _, to := range frontier {
 			for _, e := range cache[to] {
-				if stated && e.Provenance != fact.Stated {
+				if follow == statedEdges && e.Provenance != fact.Stated {
 					continue
 				}
 				if seen[e.From] {
@@ -87,22 +87,39 @@ func (s *Service) closure(ctx context.Context, snap *snapshot, start []string, k
 	return out, nil
 }
 
+// edgeTrust is which edges a walk follows.
+type edgeTrust bool
+
+const (
+	anyEdges    edgeTrust = false // stated and derived
+	statedEdges edgeTrust = true
+)
+
+// walkWant is what hardSoft returns: the hard chains only, or the soft ones
+// too (which costs a second walk).
+type walkWant bool
+
+const (
+	hardOnly    walkWant = false
+	hardAndSoft walkWant = true
+)
+
 // hardSoft walks over all edges first, then over stated edges from the
 // edges that walk fetched (every node the stated walk expands was expanded by
 // the first one, at the same depth or shallower), keeping in soft only what
 // hard lacks.
-func (s *Service) hardSoft(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, wantSoft bool) (hard, soft []reached, err error) {
+func (s *Service) hardSoft(ctx context.Context, snap *snapshot, start []string, kinds []fact.EdgeKind, depth int, want walkWant) (hard, soft []reached, err error) {
 	cache := map[string][]fact.Edge{}
 	var all []reached
-	if wantSoft {
-		if all, err = s.closure(ctx, snap, start, kinds, depth, false, cache); err != nil {
+	if want == hardAndSoft {
+		if all, err = s.closure(ctx, snap, start, kinds, depth, anyEdges, cache); err != nil {
 			return nil, nil, err
 		}
 	}
-	if hard, err = s.closure(ctx, snap, start, kinds, depth, true, cache); err != nil {
+	if hard, err = s.closure(ctx, snap, start, kinds, depth, statedEdges, cache); err != nil {
 		return nil, nil, err
 	}
-	if !wantSoft {
+	if want == hardOnly {
 		return hard, nil, nil
 	}
 	inHard := map[string]bool{}
