@@ -5,8 +5,10 @@ package mcpserver
 
 var domainTools = []tool{
 	{op: "entry_points", title: "Entry points", description: `Web routes, HTTP endpoints (REST routes, wp_ajax_* hooks), CLI commands and cron jobs, with the handler each reaches (unresolved: as written). Filter by kind or path.
-Example: {"kind": "web_route"} -> result.entry_points [{"id": "n46ae…", "at": "routes/web.php:27", "kind": "web_route", "name": "GET /products/{sku}", "handler": "App\\ProductController::show"}]`},
-	{op: "schema", title: "Database schema", description: `Tables with columns, keys and foreign keys, each with its source (SQL file, migration, CREATE TABLE string, live database); disagreeing sources are listed in result.conflicts. Names match with or without prefix.
+Example: {"kind": "web_route"} answers
+entry_points:
+routes/web.php:27  GET /products/{sku}  web_route  handler=App\ProductController::show`},
+	{op: "schema", title: "Database schema", description: `Tables with columns, keys and foreign keys, each with its source (SQL file, migration, CREATE TABLE string, live database); disagreeing sources are listed under conflicts. Names match with or without prefix.
 Example: {"table": "orders"}`},
 	{op: "table_usage", title: "Code using a table", description: `Functions and methods that query a table (op select/insert/update/delete/ddl, the columns named) or reference it (query builder, model), with path:line; derived when the name was inferred from an expression. column keeps statements naming it.
 Example: {"table": "orders", "column": "status"}`},

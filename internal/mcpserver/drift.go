@@ -13,7 +13,9 @@ import (
 
 var driftTools = []tool{
 	{op: "drift", title: "Drift ledger", description: `The drift ledger of the current revision: recorded differences between the index and the working tree (kind add, modify, delete, rename, slice_boundary, schema_change, note; path; changed lines; acknowledgements).
-Example: {"unacked": true} -> result.entries [{"id": "d-1a2b…", "method": "compare", "kind": "modify", "path": "src/Cart.php", "lines": [[40, 52]]}]`},
+Example: {"unacked": true} answers
+entries:
+id=d-1a2b3c4d5e6f7a8b  method=compare  kind=modify  path=src/Cart.php  lines=[40; 52]`},
 	{op: "drift_detect", title: "Detect drift", description: `Run a detector and record what it finds: compare (file hashes), git-diff (since the indexed HEAD) or hook:session-start. A known change is not recorded twice.
 Example: {"method": "compare"}`},
 	{op: "drift_record", title: "Record drift", description: `Record a manual ledger entry for a path (a change no detector sees); the same note is recorded once.

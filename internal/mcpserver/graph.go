@@ -4,14 +4,35 @@
 package mcpserver
 
 var graphTools = []tool{
-	{op: "references", title: "Use sites", description: `Every use of a definition: at (the use site), use kind (calls, references, instantiates, extends, …), the definition holding it (id, name), derived when inferred rather than proven.
-Example: {"qname": "App\\Cart::addItem"} -> result.uses [{"id": "n3bf0…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Checkout::run"}]`},
-	{op: "implementations", title: "Implementations", description: `Subclasses and implementers of a class or interface, users of a trait, overriders of a method, down the hierarchy, with the edge chain.
-Example: {"qname": "App\\Shipping"}`},
-	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5); proven calls in result.stated, inferred ones (dynamic receivers) in result.derived, each at its call site (detailed: with the chain).
-Example: {"qname": "App\\Cart::addItem"} -> result.stated [{"id": "n3bf0…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Checkout::run"}]`},
-	{op: "callees", title: "Callees", description: `What a function or method calls, with call sites; result.stated (proven) and result.derived (inferred).
-Example: {"qname": "App\\Checkout::run"} -> result.stated [{"id": "na544…", "at": "src/Checkout.php:31", "kind": "calls", "name": "App\\Cart::addItem"}]`},
-	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, instantiation, inheritance, includes) up to depth (default 3), their files, entry points, tables, tests. result.hard: chains of stated edges only; result.soft: the rest. With data: true, result.data lists what reads the changed parameters, written properties, return value (or what path+line defines) downstream, nearest first. Other lists than symbols page with list and result.cursors.<list>.
-Example: {"qname": "App\\Cart::addItem"} -> result.hard.symbols [{"id": "n3bf0…", "at": "src/Checkout.php:28", "kind": "method", "name": "App\\Checkout::run"}], result.hard.files [{"at": "src/Checkout.php:28", "symbols": 1}]`},
+	{op: "references", title: "Use sites", description: `Every use of a definition: the use site, the definition holding it, the use kind (calls, references, instantiates, extends, …), "derived" when inferred rather than proven, "via I::m" when the call goes through a parent's or interface's declaration.
+Example: {"qname": "App\\Cart::addItem"} answers
+target: src/Cart.php:13  App\Cart::addItem  method
+uses:
+src/Checkout.php:10  App\Checkout::run  calls`},
+	{op: "implementations", title: "Implementations", description: `Subclasses and implementers of a class or interface, users of a trait, overriders of a method, down the hierarchy.
+Example: {"qname": "App\\Shipping"} answers
+target: src/Cart.php:4  App\Shipping  interface
+implementations:
+src/Checkout.php:15  App\FlatShipping  class  relation=implements`},
+	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5), each at its call site: proven calls under stated, inferred ones (dynamic receivers) under derived; detail "detailed" adds the chains.
+Example: {"qname": "App\\Cart::addItem"} answers
+target: src/Cart.php:13  App\Cart::addItem  method
+stated:
+src/Checkout.php:10  App\Checkout::run  calls`},
+	{op: "callees", title: "Callees", description: `What a function or method calls, at each call site: stated (proven) and derived (inferred).
+Example: {"qname": "App\\Checkout::run"} answers
+target: src/Checkout.php:8  App\Checkout::run  method
+stated:
+src/Checkout.php:10  App\Cart::addItem  calls
+src/Checkout.php:11  App\Shipping::cost  calls`},
+	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, instantiation, inheritance, includes) up to depth (default 3), their files, entry points, tables, tests; co_changed: files and definitions changed in the same commits (from git history). hard: chains of stated edges only; soft: the rest. With data: true, data lists what reads the changed parameters, written properties, return value downstream. Other lists than symbols page with list and the cursors it names.
+Example: {"qname": "App\\Cart::addItem"} answers
+targets:
+src/Cart.php:13  App\Cart::addItem  method
+hard.symbols:
+src/Checkout.php:8  App\Checkout::run  method
+hard.tests:
+tests/CheckoutTest.php:12  Tests\CheckoutTest::testRun  method
+co_changed.symbols:
+src/Checkout.php:8  App\Checkout::run  support=3`},
 }

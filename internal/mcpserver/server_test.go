@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -109,5 +110,70 @@ func TestReliability_CancelledCallIsNotInternal(t *testing.T) {
 	}
 	if cancelledSeen == 0 {
 		t.Error("no cancelled call was answered E_CANCELLED: the test does not reach a store with a cancelled context")
+	}
+}
+
+// TestToolDescriptionsShowTheTextAnswer: every worked example shows the
+// answer as the model receives it by default, compact text (fact lines
+// path:line first, "key: value" lines, or key=value pairs), never the JSON envelope, and
+// every description says how an absent header reads; with json answers
+// the header sentence is not added.
+func TestToolDescriptionsShowTheTextAnswer(t *testing.T) {
+	fact := regexp.MustCompile(`^ *[\w./-]+\.\w+:\d+(-\d+)?  \S`)
+	keyed := regexp.MustCompile(`^[a-z_.]+:( |$)`)
+	compact := regexp.MustCompile(`^[a-z_]+=\S`) // an object without a place: key=value pairs
+	var all []tool
+	for _, fam := range [][]tool{indexTools, symbolTools, graphTools, sourceTools, domainTools, changeTools, dataflowTools, driftTools} {
+		all = append(all, fam...)
+	}
+	shown := 0
+	for _, tl := range all {
+		if strings.Contains(tl.description, "result.") || strings.Contains(tl.description, "-> result") {
+			t.Errorf("%s: names the JSON envelope: %q", tl.op, tl.description)
+		}
+		_, answer, ok := strings.Cut(tl.description, "} answers\n")
+		if !ok {
+			continue // an example call without its answer
+		}
+		shown++
+		verbatim := false // the lines of a text: field (a map, source) are as they are
+		for _, l := range strings.Split(answer, "\n") {
+			if verbatim {
+				continue
+			}
+			verbatim = strings.HasSuffix(l, "text:")
+			if !fact.MatchString(l) && !keyed.MatchString(l) && !compact.MatchString(l) {
+				t.Errorf("%s: example answer line is not a text line: %q", tl.op, l)
+			}
+		}
+	}
+	if shown < 15 {
+		t.Errorf("%d tools show their answer, want at least 15", shown)
+	}
+	for _, format := range []string{facade.FormatText, facade.FormatJSON} {
+		srv, err := New(&facade.Service{}, Options{Format: format})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(context.Background(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range list.Tools {
+			if got := strings.HasSuffix(tl.Description, facade.TextDefaults+"."); got != (format == facade.FormatText) {
+				t.Errorf("format %s: %s ends with the absent-header sentence: %v", format, tl.Name, got)
+			}
+		}
+		cs.Close()
+		ss.Close()
 	}
 }
