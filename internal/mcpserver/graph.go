@@ -14,7 +14,7 @@ Example: {"qname": "App\\Shipping"} answers
 target: src/Cart.php:4  App\Shipping  interface
 implementations:
 src/Checkout.php:15  App\FlatShipping  class  relation=implements`},
-	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5), each at its call site: proven calls under stated, inferred ones (dynamic receivers) under derived; detail "detailed" adds the chains.
+	{op: "callers", title: "Callers", description: `Functions and methods calling a function or method, up to depth (1-5), each at its call site: proven calls under stated, inferred ones (dynamic receivers) under derived.
 Example: {"qname": "App\\Cart::addItem"} answers
 target: src/Cart.php:13  App\Cart::addItem  method
 stated:
@@ -25,14 +25,12 @@ target: src/Checkout.php:8  App\Checkout::run  method
 stated:
 src/Checkout.php:10  App\Cart::addItem  calls
 src/Checkout.php:11  App\Shipping::cost  calls`},
-	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, instantiation, inheritance, includes) up to depth (default 3), their files, entry points, tables, tests; co_changed: files and definitions changed in the same commits (from git history). hard: chains of stated edges only; soft: the rest. With data: true, data lists what reads the changed parameters, written properties, return value downstream. Other lists than symbols page with list and the cursors it names.
+	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, instantiation, inheritance, includes) up to depth (default 3), their files, entry points, tables, tests; co_changed: what changed in the same commits. hard: stated chains only; soft: the rest. data: true adds what reads the changed parameters, properties, return value. Lists other than symbols page with list and their cursors.
 Example: {"qname": "App\\Cart::addItem"} answers
 targets:
 src/Cart.php:13  App\Cart::addItem  method
 hard.symbols:
 src/Checkout.php:8  App\Checkout::run  method
 hard.tests:
-tests/CheckoutTest.php:12  Tests\CheckoutTest::testRun  method
-co_changed.symbols:
-src/Checkout.php:8  App\Checkout::run  support=3`},
+tests/CheckoutTest.php:12  Tests\CheckoutTest::testRun  method`},
 }

@@ -47,11 +47,6 @@ type tool struct {
 	description string // for a model, with one worked example
 }
 
-// absentHeader ends every description when answers are text: the examples
-// show answers without header lines, and this says what that means.
-const absentHeader = "Header lines (stale:, truncated:, not found, try:, drift:, capability:) come first, only when off their default: " +
-	facade.TextDefaults + "."
-
 // Options configures a server.
 type Options struct {
 	Version string
@@ -134,12 +129,8 @@ func addTool(srv *mcp.Server, svc *facade.Service, o facade.Op, t tool, ann *mcp
 			delete(in.Properties, "detail")
 		}
 	}
-	desc := t.description
-	if opts.Format == facade.FormatText {
-		desc += "\n" + absentHeader
-	}
 	srv.AddTool(&mcp.Tool{
-		Name: Prefix + o.Name, Title: t.title, Description: desc,
+		Name: Prefix + o.Name, Title: t.title, Description: t.description,
 		InputSchema: in, Annotations: ann,
 	}, handler(svc, o.Name, o.Formats, opts))
 	return nil

@@ -7,8 +7,6 @@ var sourceTools = []tool{
 	{op: "code", title: "Indexed source", description: `Source text as indexed: a definition's lines (qname or id) or a file's (path, start_line, end_line). A "stale:" header: the file changed since; read it with ragraf_live_read.
 Example: {"qname": "App\\Cart::addItem"} answers
 path: src/Cart.php
-line: 13
-end_line: 16
 text:
     public function addItem(string $sku, int $qty): void
     …`},

@@ -38,10 +38,13 @@ type Hit struct {
 
 // SideRun is what one side did for one task.
 type SideRun struct {
-	First   Judgement `json:"first"`   // its first answer (M1)
-	Calls   int       `json:"calls"`   // until it had the answer or gave up (M3)
-	Tokens  int       `json:"tokens"`  // cl100k of everything it read
-	Covered bool      `json:"covered"` // it saw every truth place
+	First  Judgement `json:"first"`  // its first answer (M1)
+	Calls  int       `json:"calls"`  // until it had the answer or gave up (M3)
+	Tokens int       `json:"tokens"` // cl100k of everything it read
+	// TokensJSON is ragraf's Tokens counted on the compact JSON envelope
+	// instead of the text MCP sends (0 for the baseline)
+	TokensJSON int  `json:"tokens_json,omitempty"`
+	Covered    bool `json:"covered"` // it saw every truth place
 }
 
 // baseline answers tasks over files (relative to root).

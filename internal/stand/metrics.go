@@ -79,19 +79,24 @@ type M1 struct {
 
 // M3 is context savings.
 type M3 struct {
-	TokenRatio     *float64           `json:"token_ratio"` // baseline ÷ ragraf, over all tasks
-	CallRatio      *float64           `json:"call_ratio"`
-	RagrafTokens   int                `json:"ragraf_tokens"`
-	BaselineTokens int                `json:"baseline_tokens"`
-	RagrafCalls    int                `json:"ragraf_calls"`
-	BaselineCalls  int                `json:"baseline_calls"`
-	RagrafCovered  int                `json:"ragraf_covered"` // tasks whose truth it saw in full
-	BaseCovered    int                `json:"baseline_covered"`
-	ByKind         map[string]M3Ratio `json:"by_kind"`
-	Method         string             `json:"method"`
-	Sample         int                `json:"sample"`
-	Seed           uint64             `json:"seed"`
-	Reason         string             `json:"reason,omitempty"`
+	TokenRatio *float64 `json:"token_ratio"` // baseline ÷ ragraf, over all tasks
+	// TokenRatioJSON and RagrafTokensJSON count ragraf's answers as the
+	// compact JSON envelope (format json), as the stand counted before MCP
+	// answered in text
+	TokenRatioJSON   *float64           `json:"token_ratio_json"`
+	RagrafTokensJSON int                `json:"ragraf_tokens_json"`
+	CallRatio        *float64           `json:"call_ratio"`
+	RagrafTokens     int                `json:"ragraf_tokens"`
+	BaselineTokens   int                `json:"baseline_tokens"`
+	RagrafCalls      int                `json:"ragraf_calls"`
+	BaselineCalls    int                `json:"baseline_calls"`
+	RagrafCovered    int                `json:"ragraf_covered"` // tasks whose truth it saw in full
+	BaseCovered      int                `json:"baseline_covered"`
+	ByKind           map[string]M3Ratio `json:"by_kind"`
+	Method           string             `json:"method"`
+	Sample           int                `json:"sample"`
+	Seed             uint64             `json:"seed"`
+	Reason           string             `json:"reason,omitempty"`
 }
 
 // M3Ratio is M3 for one kind.
@@ -99,7 +104,9 @@ type M3Ratio struct {
 	Tasks          int      `json:"tasks"`
 	TokenRatio     *float64 `json:"token_ratio"`
 	CallRatio      *float64 `json:"call_ratio"`
+	TokenRatioJSON *float64 `json:"token_ratio_json"`
 	RagrafTokens   int      `json:"ragraf_tokens"`
+	RagrafJSON     int      `json:"ragraf_tokens_json"`
 	BaselineTokens int      `json:"baseline_tokens"`
 	RagrafCalls    int      `json:"ragraf_calls"`
 	BaselineCalls  int      `json:"baseline_calls"`
@@ -144,7 +151,7 @@ const (
 		"each side's first answer is judged against independent truth (truth_source per task): it is correct when it cites every truth place " +
 		"and at least half of what it cites is true (a cited place names a truth place in the same file starting at most 3 lines before it, matched one to one)"
 	m3Method = "for each M1 task, the calls and cl100k tokens each side spends until it has seen every truth place or spent 20 calls: " +
-		"ragraf's answers as MCP sends them (compact JSON, concise where the operation has it, pages followed), the baseline's grep output and file windows; ratio = baseline ÷ ragraf over the sums"
+		"ragraf's answers as MCP sends them (compact text, concise where the operation has it, pages followed; token_ratio_json counts the compact JSON envelope instead, as before text answers), the baseline's grep output and file windows; ratio = baseline ÷ ragraf over the sums"
 	m6Method = "facts (path:line, end_line) cited by every answer of the run, sampled with the seed; valid when the file is in the indexed tree, 1 ≤ line ≤ its lines and line ≤ end_line ≤ its lines, read from the files as indexed (not from the index)"
 	m7Method = "wall time of a full `ragraf index` of the scratch tree, then of `reindex --commit` (compare while building, archive) after each replayed commit"
 )
@@ -231,6 +238,7 @@ func scoreM3(rs []TaskResult, seed uint64) *M3 {
 			}
 			kr.Tasks++
 			kr.RagrafTokens += t.Ragraf.Tokens
+			kr.RagrafJSON += t.Ragraf.TokensJSON
 			kr.BaselineTokens += t.Baseline.Tokens
 			kr.RagrafCalls += t.Ragraf.Calls
 			kr.BaselineCalls += t.Baseline.Calls
@@ -239,10 +247,12 @@ func scoreM3(rs []TaskResult, seed uint64) *M3 {
 			continue
 		}
 		kr.TokenRatio, kr.CallRatio = ratio(kr.BaselineTokens, kr.RagrafTokens), ratio(kr.BaselineCalls, kr.RagrafCalls)
+		kr.TokenRatioJSON = ratio(kr.BaselineTokens, kr.RagrafJSON)
 		m.ByKind[k] = kr
 	}
 	for _, t := range rs {
 		m.RagrafTokens += t.Ragraf.Tokens
+		m.RagrafTokensJSON += t.Ragraf.TokensJSON
 		m.BaselineTokens += t.Baseline.Tokens
 		m.RagrafCalls += t.Ragraf.Calls
 		m.BaselineCalls += t.Baseline.Calls
@@ -254,6 +264,7 @@ func scoreM3(rs []TaskResult, seed uint64) *M3 {
 		}
 	}
 	m.TokenRatio, m.CallRatio = ratio(m.BaselineTokens, m.RagrafTokens), ratio(m.BaselineCalls, m.RagrafCalls)
+	m.TokenRatioJSON = ratio(m.BaselineTokens, m.RagrafTokensJSON)
 	if len(rs) == 0 {
 		m.Reason = "no task"
 	}

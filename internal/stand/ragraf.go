@@ -1,6 +1,7 @@
 // This file is ragraf's side of M1 and M3: each task asked through the
 // facade as an agent asks it over MCP (concise answers where an operation
-// has them), answers counted in cl100k tokens of the compact JSON MCP sends.
+// has them), answers counted in cl100k tokens of the text MCP sends (and of
+// the compact JSON envelope, the count before text answers).
 
 package stand
 
@@ -103,7 +104,9 @@ type answer struct {
 	Op     string
 	Env    *facade.Envelope
 	Result any // the result decoded from JSON
-	Tokens int
+	Tokens int // of the text MCP sends by default
+	// TokensJSON are the tokens of the compact JSON envelope (format json)
+	TokensJSON int
 }
 
 // asker calls the facade and keeps every answer's cited places for M6.
@@ -126,7 +129,13 @@ func (a *asker) call(ctx context.Context, op string, args map[string]any) (answe
 	if err != nil {
 		return answer{}, err
 	}
-	n, err := tokens(string(b))
+	// what the model receives over MCP by default is the text form; the
+	// compact JSON envelope (the count before text answers) is kept beside it
+	n, err := tokens(facade.RenderText(env))
+	if err != nil {
+		return answer{}, err
+	}
+	nj, err := tokens(string(b))
 	if err != nil {
 		return answer{}, err
 	}
@@ -136,7 +145,7 @@ func (a *asker) call(ctx context.Context, op string, args map[string]any) (answe
 	_ = json.Unmarshal(b, &body)
 	cs := citedPlaces(body.Result)
 	a.facts = append(a.facts, cs...)
-	return answer{Op: op, Env: env, Result: body.Result, Tokens: n}, nil
+	return answer{Op: op, Env: env, Result: body.Result, Tokens: n, TokensJSON: nj}, nil
 }
 
 // places are an answer's cited places for a task of kind: a table task
@@ -226,6 +235,7 @@ func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
 		}
 		r.Calls++
 		r.Tokens += ans.Tokens
+		r.TokensJSON += ans.TokensJSON
 		return firstID(ans.Result, t.Path), nil
 	}
 	switch t.Kind {
@@ -280,6 +290,7 @@ func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
 		}
 		r.Calls++
 		r.Tokens += ans.Tokens
+		r.TokensJSON += ans.TokensJSON
 		got = append(got, places(t.Kind, ans.Result)...)
 		if page == 0 {
 			r.First = judge(t.Truth, got)

@@ -53,7 +53,7 @@ func markdown(r *Report) string {
 		w("| M2 impact precision / recall (depth 3, all) | %s / %s | LCIP 69 %% / 79 %% | %d methods in %d commits |\n", pct(m.Precision), pct(m.Recall), m.Seeds, m.Commits)
 	}
 	if m := r.M3; m != nil {
-		w("| M3 tokens, calls (baseline ÷ ragraf) | %s×, %s× | — | %d tasks |\n", f3(m.TokenRatio), f3(m.CallRatio), m.Sample)
+		w("| M3 tokens, calls (baseline ÷ ragraf) | %s×, %s× (tokens of the JSON envelope: %s×) | — | %d tasks |\n", f3(m.TokenRatio), f3(m.CallRatio), f3(m.TokenRatioJSON), m.Sample)
 	}
 	if m := r.M4; m != nil {
 		w("| M4 slice compression (slice ÷ surroundings, median) | %s | — | %d slices |\n", f3(m.Compression), m.Sample)

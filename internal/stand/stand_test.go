@@ -185,6 +185,16 @@ func TestM3_CallsAndTokensOnScriptedProject(t *testing.T) {
 	}
 	eq(t, "baseline tokens sum", r.M3.BaselineTokens, sum)
 	eq(t, "token_ratio", val(r.M3.TokenRatio), val(ratio(r.M3.BaselineTokens, r.M3.RagrafTokens)))
+	// ragraf is counted on the text MCP sends, and on the JSON envelope beside it
+	js := 0
+	for _, x := range r.Tasks {
+		js += x.Ragraf.TokensJSON
+		if x.Ragraf.Calls > 0 && (x.Ragraf.Tokens == 0 || x.Ragraf.TokensJSON <= x.Ragraf.Tokens) {
+			t.Errorf("%s: text %d tokens, JSON %d", x.Question, x.Ragraf.Tokens, x.Ragraf.TokensJSON)
+		}
+	}
+	eq(t, "ragraf JSON tokens sum", r.M3.RagrafTokensJSON, js)
+	eq(t, "token_ratio_json", val(r.M3.TokenRatioJSON), val(ratio(r.M3.BaselineTokens, js)))
 }
 
 // Hand count on commit 2 (Circle::area and Circle::radius change): impact
