@@ -94,6 +94,11 @@ const (
 	// Props handler and raw. Resolve uses it to reach the handler of a cron
 	// event (wp_schedule_event names a hook).
 	RefHookCallback RefKind = "hook_callback"
+	// RefHookFire is a WordPress do_action/apply_filters (and their
+	// _ref_array and _deprecated forms) with a literal hook: Name is the
+	// hook, From the enclosing function. Resolve links the function to every
+	// callback registered for the hook (calls, derived, props via).
+	RefHookFire RefKind = "hook_fire"
 )
 
 // Ref is one use of a name at path:line, from the innermost enclosing node.

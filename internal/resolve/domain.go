@@ -101,6 +101,8 @@ func Domain(ctx context.Context, in DomainInput) (Output, error) {
 			}
 		case fact.RefHandles:
 			l.handles(ref)
+		case fact.RefHookFire:
+			l.fire(ref)
 		case fact.RefTemplate, fact.RefRouteName, fact.RefTemplateFunc, fact.RefComponent:
 			l.tpl.link(ref)
 		}
@@ -357,6 +359,37 @@ func (l *domainLinker) handles(ref *fact.Ref) {
 // handler links ref.From to the symbol ref.Name names and returns how many
 // edges it added.
 func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
+	return l.link(fact.Handles, ref, props, 0)
+}
+
+// Confidence of a call through a WordPress hook: the callback runs when the
+// hook fires, unless something removes it first.
+const pHookCall = 0.9
+
+// maxHookCallbacks bounds the calls one firing of a hook adds.
+const maxHookCallbacks = 200
+
+// fire links the function that fires a WordPress hook (do_action,
+// apply_filters) to every callback add_action/add_filter registers for it.
+func (l *domainLinker) fire(ref *fact.Ref) {
+	cbs := l.hooks[ref.Name]
+	if len(cbs) > maxHookCallbacks {
+		cbs = cbs[:maxHookCallbacks]
+	}
+	for _, cb := range cbs {
+		h := cb.Props["handler"]
+		if h == "" {
+			continue
+		}
+		sub := *ref
+		sub.Name, sub.Props = h, nil
+		l.link(fact.Calls, &sub, map[string]string{"via": "hook " + ref.Name, "registered_at": cb.Path + ":" + strconv.Itoa(cb.Line)}, pHookCall)
+	}
+}
+
+// link adds edges of kind from ref.From to the symbol ref.Name names; with
+// capConf > 0 every edge is derived with at most that confidence.
+func (l *domainLinker) link(kind fact.EdgeKind, ref *fact.Ref, props map[string]string, capConf float64) int {
 	name := strings.TrimPrefix(ref.Name, `\`)
 	short := ref.Props["short"] == "true"
 	if role := ref.Props["role"]; role != "" {
@@ -367,8 +400,11 @@ func (l *domainLinker) handler(ref *fact.Ref, props map[string]string) int {
 		props = p
 	}
 	add := func(ids []int, prov fact.Provenance, conf float64) int {
+		if capConf > 0 {
+			prov, conf = fact.Derived, min(conf, capConf)
+		}
 		for _, i := range ids {
-			l.edge(fact.Handles, ref.From, l.nodes[i].ID, ref, prov, conf, props)
+			l.edge(kind, ref.From, l.nodes[i].ID, ref, prov, conf, props)
 		}
 		return len(ids)
 	}

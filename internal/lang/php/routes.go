@@ -237,6 +237,12 @@ func (d *domainWalker) call(n *sitter.Node) bool {
 		d.restRoute(n, pos)
 	case "add_action", "add_filter":
 		d.wpHook(n, name, pos)
+	case "do_action", "do_action_ref_array", "do_action_deprecated", "apply_filters", "apply_filters_ref_array", "apply_filters_deprecated":
+		if len(pos) > 0 {
+			if hook, ok := d.literal(pos[0]); ok && hook != "" {
+				d.ref(fact.RefHookFire, d.enclosing(line(n.StartPosition())), n, hook, map[string]string{"fn": name})
+			}
+		}
 	case "add_shortcode":
 		if len(pos) >= 2 {
 			tag, ok := d.literal(pos[0])

@@ -260,8 +260,9 @@ func restOptions(a *sitter.Node) []*sitter.Node {
 }
 
 // wpHook handles add_action / add_filter: the hook callback every hook
-// keeps, and an endpoint for AJAX (wp_ajax_X, wp_ajax_nopriv_X) and
-// admin-post (admin_post_X, admin_post_nopriv_X) actions.
+// keeps, an endpoint for AJAX (wp_ajax_X, wp_ajax_nopriv_X) and admin-post
+// (admin_post_X, admin_post_nopriv_X) actions, and an event_listener entry
+// point "event <hook>" for every other hook.
 func (d *domainWalker) wpHook(n *sitter.Node, name string, pos []*sitter.Node) {
 	if len(pos) < 2 {
 		return
@@ -270,16 +271,19 @@ func (d *domainWalker) wpHook(n *sitter.Node, name string, pos []*sitter.Node) {
 	if !ok {
 		hook, _ = d.routeText(pos[0])
 	}
-	h, raw, _ := d.handler(pos[1])
+	h, raw, short := d.handler(pos[1])
 	d.ref(fact.RefHookCallback, d.enclosing(line(n.StartPosition())), n, hook, map[string]string{"handler": h, "raw": clip(raw, 160)})
-	if name != "add_action" {
-		return
-	}
-	for _, p := range []string{"wp_ajax_nopriv_", "wp_ajax_", "admin_post_nopriv_", "admin_post_"} {
-		if action, ok := strings.CutPrefix(hook, p); ok && action != "" {
-			typ := strings.TrimSuffix(p, "_")
-			d.entry(fact.HTTPEndpoint, hook, n, map[string]string{"action": action, "type": typ, "framework": "wordpress"}, pos[1])
-			return
+	if name == "add_action" {
+		for _, p := range []string{"wp_ajax_nopriv_", "wp_ajax_", "admin_post_nopriv_", "admin_post_"} {
+			if action, ok := strings.CutPrefix(hook, p); ok && action != "" {
+				typ := strings.TrimSuffix(p, "_")
+				d.entry(fact.HTTPEndpoint, hook, n, map[string]string{"action": action, "type": typ, "framework": "wordpress"}, pos[1])
+				return
+			}
 		}
+	}
+	if hook != "" {
+		typ := strings.TrimPrefix(name, "add_")
+		d.entryTo(fact.EventListener, "event "+hook, n, map[string]string{"event": hook, "type": typ, "framework": "wordpress"}, pos[1], h, raw, short)
 	}
 }
