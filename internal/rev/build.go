@@ -472,8 +472,9 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	// routing configuration changes extracted routes and declares its own:
 	// before anything is written
 	rc := readRouteConfig(opts.Root, rows, opts.Logger.Warn)
-	nodes = append(applyRouteImports(nodes, rc.imports), rc.nodes...)
-	edges = append(edges, rc.edges...)
+	sc := readServiceConfig(opts.Root, rows, opts.Logger.Warn)
+	nodes = slices.Concat(applyRouteImports(nodes, rc.imports), rc.nodes, sc.nodes)
+	edges = slices.Concat(edges, rc.edges, sc.edges)
 	chunks = uniqueChunks(chunks, opts.Logger)
 	snapshots := make(map[string][]byte, len(results))
 	for i := range results {
@@ -502,7 +503,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	linked := make(chan struct{})
 	go func() {
 		defer close(linked)
-		domNodes, dom = linkDomain(ctx, opts, results, nodes, append(slices.Clip(refs), rc.refs...))
+		domNodes, dom = linkDomain(ctx, opts, results, nodes, slices.Concat(refs, rc.refs, sc.refs))
 	}()
 	resolved, err := resolveByLang(ctx, results, nodes, refs)
 	<-linked
@@ -513,6 +514,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	resolved.Unresolved = append(resolved.Unresolved, dom.Unresolved...)
 	maps.Copy(resolved.Meta, dom.Meta)
 	edges = dedupEdges(slices.Concat(edges, resolved.Edges, dom.Edges))
+	edges = append(edges, bindingCalls(nodes, edges, sc.bindings)...)
 	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)
 	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())

@@ -128,3 +128,58 @@ function get_the_title( $p ) {
 		t.Errorf("calls through hooks (-want +got):\n%s", diff)
 	}
 }
+
+// TestConfiguration_SymfonyServices: services.yaml tags kernel.event_listener
+// and doctrine.event_listener make their method an event listener (the
+// method named, else Symfony's on<Event>, Doctrine's event name); an alias
+// binding an interface to a service's class makes a call through the
+// interface reach the class's method, derived, the binding as evidence.
+func TestConfiguration_SymfonyServices(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "symfonyservices"), root)
+	ctx := context.Background()
+	info, err := Build(ctx, Options{Root: root, Config: config.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Open(ctx, filepath.Join(Layout{Root: root}.Rev(info.Rev), GraphDB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	listeners, _ := listenerLines(t, g)
+	want := []string{
+		"doctrine event onFlush config/services.yaml:20 -> App\\Listener\\FlushListener::onFlush",
+		"symfony event kernel.request config/services.yaml:15 -> App\\Listener\\RequestListener::onKernelRequest",
+		"symfony event kernel.response config/services.yaml:16 -> App\\Listener\\RequestListener::after",
+	}
+	if diff := cmp.Diff(want, listeners); diff != "" {
+		t.Errorf("listeners (-want +got):\n%s", diff)
+	}
+	nodes, err := g.AllNodes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]fact.Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	edges, err := g.EdgesOfKinds(ctx, []fact.EdgeKind{fact.Calls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for _, e := range edges {
+		if byID[e.From].QName == `App\Service\Notifier::notify` {
+			calls = append(calls, byID[e.To].QName+" "+string(e.Provenance)+" "+e.EvidencePath+":"+strconv.Itoa(e.EvidenceLine)+" "+e.Props["via"])
+		}
+	}
+	sort.Strings(calls)
+	wantCalls := []string{
+		`App\Mailer\MailerInterface::send stated src/Service/Notifier.php:15 `,
+		`App\Mailer\SmtpMailer::send derived config/services.yaml:8 binding App\Mailer\MailerInterface -> App\Mailer\SmtpMailer`,
+	}
+	if diff := cmp.Diff(wantCalls, calls); diff != "" {
+		t.Errorf("calls of Notifier::notify (-want +got):\n%s", diff)
+	}
+}
