@@ -7,8 +7,9 @@
 package dataflow
 
 import (
-	"encoding/binary"
 	"errors"
+
+	"github.com/ragraf/ragraf/internal/codec"
 )
 
 // codecVersion is the first byte of every encoding; Decode refuses others.
@@ -17,181 +18,128 @@ const codecVersion = 6
 // ErrCodec is returned for bytes that are not an encoding of this version.
 var ErrCodec = errors.New("dataflow: not an IR encoding of this version")
 
-type enc struct{ b []byte }
+// enc writes the IR's parts; strings and lengths are signed varints.
+type enc struct{ codec.Writer }
 
-func (e *enc) int(v int)    { e.b = binary.AppendVarint(e.b, int64(v)) }
-func (e *enc) str(s string) { e.int(len(s)); e.b = append(e.b, s...) }
 func (e *enc) ints(v []int) {
-	e.int(len(v))
+	e.Int(len(v))
 	for _, x := range v {
-		e.int(x)
+		e.Int(x)
 	}
 }
+
 func (e *enc) ins(v []In) {
-	e.int(len(v))
+	e.Int(len(v))
 	for _, in := range v {
-		e.int(in.From)
-		e.str(string(in.Kind))
-		e.str(in.Note)
+		e.Int(in.From)
+		e.IntStr(string(in.Kind))
+		e.IntStr(in.Note)
 	}
 }
-func (e *enc) bool(v bool) {
-	var b byte
-	if v {
-		b = 1
-	}
-	e.b = append(e.b, b)
-}
+
 func (e *enc) strs(v []string) {
-	e.int(len(v))
+	e.Int(len(v))
 	for _, s := range v {
-		e.str(s)
+		e.IntStr(s)
 	}
 }
 
 // Encode returns the functions of one file (all with the same Path) as bytes.
 func Encode(fs []*Func) []byte {
-	e := &enc{b: []byte{codecVersion}}
+	e := &enc{codec.Writer{B: []byte{codecVersion}}}
 	path := ""
 	if len(fs) > 0 {
 		path = fs[0].Path
 	}
-	e.str(path)
-	e.int(len(fs))
+	e.IntStr(path)
+	e.Int(len(fs))
 	for _, f := range fs {
-		e.str(f.Name)
-		e.str(f.Class)
-		e.int(f.StartLine)
-		e.int(f.EndLine)
-		e.bool(f.TopLevel)
-		e.bool(f.RestParam)
+		e.IntStr(f.Name)
+		e.IntStr(f.Class)
+		e.Int(f.StartLine)
+		e.Int(f.EndLine)
+		e.Bool(f.TopLevel)
+		e.Bool(f.RestParam)
 		e.ints(f.Params)
 		e.ints(f.Returns)
 		e.strs(f.Imprecise)
-		e.str(f.Skipped)
-		e.bool(f.Public != nil)
+		e.IntStr(f.Skipped)
+		e.Bool(f.Public != nil)
 		e.strs(f.Public)
-		e.int(len(f.Nodes))
+		e.Int(len(f.Nodes))
 		for i := range f.Nodes {
 			n := &f.Nodes[i]
-			e.int(n.Line)
-			e.str(n.Kind)
-			e.str(string(n.Loc.Kind))
-			e.str(n.Loc.Name)
-			e.str(n.Loc.Key)
-			e.int(n.Loc.Index)
-			e.int(n.Call)
-			e.int(n.Ctrl)
+			e.Int(n.Line)
+			e.IntStr(n.Kind)
+			e.IntStr(string(n.Loc.Kind))
+			e.IntStr(n.Loc.Name)
+			e.IntStr(n.Loc.Key)
+			e.Int(n.Loc.Index)
+			e.Int(n.Call)
+			e.Int(n.Ctrl)
 			e.ins(n.In)
 		}
-		e.int(len(f.Conds))
+		e.Int(len(f.Conds))
 		for i := range f.Conds {
 			c := &f.Conds[i]
-			e.int(c.Line)
-			e.str(c.Kind)
+			e.Int(c.Line)
+			e.IntStr(c.Kind)
 			e.ins(c.In)
-			e.int(c.Ctrl)
+			e.Int(c.Ctrl)
 		}
-		e.int(len(f.Calls))
+		e.Int(len(f.Calls))
 		for i := range f.Calls {
 			c := &f.Calls[i]
-			e.int(c.Line)
-			e.str(c.Name)
-			e.str(c.Receiver)
-			e.bool(c.Method)
-			e.bool(c.Dynamic)
-			e.str(c.Literal)
+			e.Int(c.Line)
+			e.IntStr(c.Name)
+			e.IntStr(c.Receiver)
+			e.Bool(c.Method)
+			e.Bool(c.Dynamic)
+			e.IntStr(c.Literal)
 			e.ints(c.Args)
-			e.int(c.Result)
+			e.Int(c.Result)
 		}
 	}
-	return e.b
+	return e.B
 }
 
-type dec struct {
-	b   []byte
-	err bool
-	// strings repeat (kinds, names): one copy each per file
-	interned map[string]string
-}
+// dec reads what enc wrote; strings are interned (kinds and names repeat).
+type dec struct{ *codec.Reader }
 
-func (d *dec) int() int {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return int(v)
-}
+func newDec(b []byte) dec { return dec{codec.NewReader(b).Intern()} }
 
-// count reads a length no larger than what is left to read.
-func (d *dec) count() int {
-	n := d.int()
-	if n < 0 || n > len(d.b) {
-		d.err, d.b = true, nil
-		return 0
-	}
-	return n
-}
-
-func (d *dec) str() string {
-	n := d.count()
-	if d.err {
-		return ""
-	}
-	raw := d.b[:n]
-	d.b = d.b[n:]
-	if s, ok := d.interned[string(raw)]; ok {
-		return s
-	}
-	s := string(raw)
-	d.interned[s] = s
-	return s
-}
-
-func (d *dec) bool() bool {
-	if len(d.b) == 0 {
-		d.err = true
-		return false
-	}
-	v := d.b[0] == 1
-	d.b = d.b[1:]
-	return v
-}
-
-func (d *dec) ints() []int {
-	n := d.count()
-	if n == 0 || d.err {
+func (d dec) ints() []int {
+	n := d.IntCount()
+	if n == 0 || d.Err() != nil {
 		return nil
 	}
 	out := make([]int, n)
 	for i := range out {
-		out[i] = d.int()
+		out[i] = d.Int()
 	}
 	return out
 }
 
-func (d *dec) ins() []In {
-	k := d.count()
-	if k == 0 || d.err {
+func (d dec) ins() []In {
+	k := d.IntCount()
+	if k == 0 || d.Err() != nil {
 		return nil
 	}
 	out := make([]In, k)
 	for x := range out {
-		out[x] = In{From: d.int(), Kind: EdgeKind(d.str()), Note: d.str()}
+		out[x] = In{From: d.Int(), Kind: EdgeKind(d.IntStr()), Note: d.IntStr()}
 	}
 	return out
 }
 
-func (d *dec) strs() []string {
-	n := d.count()
-	if n == 0 || d.err {
+func (d dec) strs() []string {
+	n := d.IntCount()
+	if n == 0 || d.Err() != nil {
 		return nil
 	}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = d.str()
+		out[i] = d.IntStr()
 	}
 	return out
 }
@@ -202,59 +150,59 @@ func Decode(b []byte) ([]*Func, error) {
 	if len(b) == 0 || b[0] != codecVersion {
 		return nil, ErrCodec
 	}
-	d := &dec{b: b[1:], interned: map[string]string{}}
-	path := d.str()
-	out := make([]*Func, d.count())
+	d := newDec(b[1:])
+	path := d.IntStr()
+	out := make([]*Func, d.IntCount())
 	for i := range out {
 		f := &Func{Path: path}
-		f.Name, f.Class = d.str(), d.str()
-		f.StartLine, f.EndLine = d.int(), d.int()
-		f.TopLevel = d.bool()
-		f.RestParam = d.bool()
+		f.Name, f.Class = d.IntStr(), d.IntStr()
+		f.StartLine, f.EndLine = d.Int(), d.Int()
+		f.TopLevel = d.Bool()
+		f.RestParam = d.Bool()
 		f.Params, f.Returns = d.ints(), d.ints()
 		f.Imprecise = d.strs()
-		f.Skipped = d.str()
-		if magic, pub := d.bool(), d.strs(); magic {
+		f.Skipped = d.IntStr()
+		if magic, pub := d.Bool(), d.strs(); magic {
 			f.Public = append([]string{}, pub...)
 		}
-		if n := d.count(); n > 0 {
+		if n := d.IntCount(); n > 0 {
 			f.Nodes = make([]Node, n)
 		}
 		for j := range f.Nodes {
 			n := &f.Nodes[j]
-			n.Line = d.int()
-			n.Kind = d.str()
-			n.Loc = Loc{Kind: LocKind(d.str()), Name: d.str(), Key: d.str(), Index: d.int()}
-			n.Call = d.int()
-			n.Ctrl = d.int()
+			n.Line = d.Int()
+			n.Kind = d.IntStr()
+			n.Loc = Loc{Kind: LocKind(d.IntStr()), Name: d.IntStr(), Key: d.IntStr(), Index: d.Int()}
+			n.Call = d.Int()
+			n.Ctrl = d.Int()
 			n.In = d.ins()
 		}
-		if n := d.count(); n > 0 {
+		if n := d.IntCount(); n > 0 {
 			f.Conds = make([]Cond, n)
 		}
 		for j := range f.Conds {
 			c := &f.Conds[j]
-			c.Line, c.Kind = d.int(), d.str()
+			c.Line, c.Kind = d.Int(), d.IntStr()
 			c.In = d.ins()
-			c.Ctrl = d.int()
+			c.Ctrl = d.Int()
 		}
-		if n := d.count(); n > 0 {
+		if n := d.IntCount(); n > 0 {
 			f.Calls = make([]Call, n)
 		}
 		for j := range f.Calls {
 			c := &f.Calls[j]
-			c.Line, c.Name, c.Receiver = d.int(), d.str(), d.str()
-			c.Method, c.Dynamic = d.bool(), d.bool()
-			c.Literal = d.str()
+			c.Line, c.Name, c.Receiver = d.Int(), d.IntStr(), d.IntStr()
+			c.Method, c.Dynamic = d.Bool(), d.Bool()
+			c.Literal = d.IntStr()
 			c.Args = d.ints()
-			c.Result = d.int()
+			c.Result = d.Int()
 		}
-		if d.err || !f.valid() {
+		if d.Err() != nil || !f.valid() {
 			return nil, ErrCodec
 		}
 		out[i] = f
 	}
-	if d.err || len(d.b) != 0 {
+	if d.Err() != nil || d.Len() != 0 {
 		return nil, ErrCodec
 	}
 	return out, nil

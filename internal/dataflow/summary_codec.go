@@ -4,10 +4,11 @@
 package dataflow
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"hash/fnv"
+
+	"github.com/ragraf/ragraf/internal/codec"
 )
 
 // Fingerprint identifies the models' content: summaries record the sinks
@@ -26,45 +27,51 @@ const summaryVersion = 1
 // EncodeSummaries returns the summaries of one file's functions (ids in
 // order) as bytes, with the fingerprint of the models they were made with.
 func EncodeSummaries(models uint64, ids []string, sums map[string]*Summary) []byte {
-	b := []byte{summaryVersion}
-	b = binary.LittleEndian.AppendUint64(b, models)
+	e := &enc{codec.Writer{B: []byte{summaryVersion}}}
+	e.Fixed64(models)
 	n := 0
 	for _, id := range ids {
 		if sums[id] != nil {
 			n++
 		}
 	}
-	b = binary.AppendVarint(b, int64(n))
+	e.Int(n)
 	for _, id := range ids {
 		if s := sums[id]; s != nil {
-			b = encodeSummary(b, id, s)
+			e.summary(id, s)
 		}
 	}
-	return b
+	return e.B
 }
 
+// encodeSummary appends one summary's encoding to b (also what outputHash
+// and sameSummary compare).
 func encodeSummary(b []byte, id string, s *Summary) []byte {
-	e := &enc{b: b}
-	e.str(id)
-	e.b = binary.LittleEndian.AppendUint64(e.b, s.Input)
-	e.bool(s.Capped)
-	e.int(len(s.Params))
+	e := &enc{codec.Writer{B: b}}
+	e.summary(id, s)
+	return e.B
+}
+
+func (e *enc) summary(id string, s *Summary) {
+	e.IntStr(id)
+	e.Fixed64(s.Input)
+	e.Bool(s.Capped)
+	e.Int(len(s.Params))
 	for i := range s.Params {
 		p := &s.Params[i]
-		e.bool(p.Return)
-		e.int(int(p.Conf * 1000))
-		e.bool(p.Open)
+		e.Bool(p.Return)
+		e.Int(int(p.Conf * 1000))
+		e.Bool(p.Open)
 		e.strs(p.Stores)
 		e.strs(p.Sinks)
 	}
 	e.ints(s.Ret.Params)
-	e.int(len(s.Ret.Conf))
+	e.Int(len(s.Ret.Conf))
 	for _, c := range s.Ret.Conf {
-		e.int(int(c * 1000))
+		e.Int(int(c * 1000))
 	}
 	e.strs(s.Ret.Sources)
-	e.bool(s.Ret.Open)
-	return e.b
+	e.Bool(s.Ret.Open)
 }
 
 // ErrSummary is returned for bytes that are not summaries of this version.
@@ -76,43 +83,39 @@ func DecodeSummaries(b []byte) (uint64, map[string]*Summary, error) {
 	if len(b) < 9 || b[0] != summaryVersion {
 		return 0, nil, ErrSummary
 	}
-	models := binary.LittleEndian.Uint64(b[1:9])
-	d := &dec{b: b[9:], interned: map[string]string{}}
-	n := d.count()
+	d := newDec(b[1:])
+	models := d.Fixed64()
+	n := d.IntCount()
 	out := make(map[string]*Summary, n)
-	for k := 0; k < n && !d.err; k++ {
-		id := d.str()
-		if len(d.b) < 8 {
-			return 0, nil, ErrSummary
-		}
-		s := &Summary{Input: binary.LittleEndian.Uint64(d.b[:8])}
-		d.b = d.b[8:]
-		s.Capped = d.bool()
-		s.Params = make([]ParamSummary, d.count())
+	for k := 0; k < n && d.Err() == nil; k++ {
+		id := d.IntStr()
+		s := &Summary{Input: d.Fixed64()}
+		s.Capped = d.Bool()
+		s.Params = make([]ParamSummary, d.IntCount())
 		for i := range s.Params {
 			p := &s.Params[i]
-			p.Return = d.bool()
-			p.Conf = float64(d.int()) / 1000
-			p.Open = d.bool()
+			p.Return = d.Bool()
+			p.Conf = float64(d.Int()) / 1000
+			p.Open = d.Bool()
 			p.Stores = d.strs()
 			p.Sinks = d.strs()
 		}
 		s.Ret.Params = d.ints()
-		s.Ret.Conf = make([]float64, d.count())
+		s.Ret.Conf = make([]float64, d.IntCount())
 		for i := range s.Ret.Conf {
-			s.Ret.Conf[i] = float64(d.int()) / 1000
+			s.Ret.Conf[i] = float64(d.Int()) / 1000
 		}
 		if len(s.Ret.Conf) == 0 {
 			s.Ret.Conf = nil
 		}
 		s.Ret.Sources = d.strs()
-		s.Ret.Open = d.bool()
+		s.Ret.Open = d.Bool()
 		if len(s.Ret.Conf) != len(s.Ret.Params) {
 			return 0, nil, ErrSummary
 		}
 		out[id] = s
 	}
-	if d.err || len(d.b) != 0 {
+	if d.Err() != nil || d.Len() != 0 {
 		return 0, nil, ErrSummary
 	}
 	return models, out, nil

@@ -26,6 +26,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ragraf/ragraf/internal/codec"
 	"github.com/ragraf/ragraf/internal/corpus"
 	"github.com/ragraf/ragraf/internal/extract/docs"
 	"github.com/ragraf/ragraf/internal/fact"
@@ -111,12 +112,10 @@ func loadCache(opts Options) extractCache {
 	}
 	parts := make([][]byte, h.Entries)
 	for i := range parts {
-		n := d.uint()
-		if d.err != nil || n > uint64(len(d.b)) {
-			opts.Logger.Warn("reading extraction cache", "err", errCorrupt.Error())
+		if parts[i] = d.Next(d.Uvarint()); d.Err() != nil {
+			opts.Logger.Warn("reading extraction cache", "err", d.Err().Error())
 			return c
 		}
-		parts[i], d.b = d.b[:n], d.b[n:]
 	}
 	entries := make([]*cacheEntry, len(parts))
 	var g errgroup.Group
@@ -143,9 +142,9 @@ func packHeader(b []byte) (cacheHeader, *decoder, bool) {
 	if !bytes.HasPrefix(b, []byte(packMagic)) {
 		return cacheHeader{}, nil, false
 	}
-	d := &decoder{b: b[len(packMagic):]}
-	h := cacheHeader{Format: d.str(), Build: d.str(), Config: d.str(), Entries: d.count(1)}
-	return h, d, d.err == nil
+	d := newDecoder(b[len(packMagic):])
+	h := cacheHeader{Format: d.Str(), Build: d.Str(), Config: d.Str(), Entries: d.Count(1)}
+	return h, d, d.Err() == nil
 }
 
 // extractCached returns the cached result for f's current content, or
@@ -192,12 +191,12 @@ func saveCache(opts Options, results []fileResult) error {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	h := header(opts, len(keep))
-	he := &encoder{buf: []byte(packMagic)}
-	he.str(h.Format)
-	he.str(h.Build)
-	he.str(h.Config)
-	he.uint(uint64(h.Entries))
-	_, err = w.Write(he.buf)
+	he := &codec.Writer{B: []byte(packMagic)}
+	he.Str(h.Format)
+	he.Str(h.Build)
+	he.Str(h.Config)
+	he.Uvarint(uint64(h.Entries))
+	_, err = w.Write(he.B)
 	var buf, lenBuf []byte
 	for _, r := range keep {
 		if err != nil {

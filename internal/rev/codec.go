@@ -11,10 +11,9 @@
 package rev
 
 import (
-	"encoding/binary"
-	"errors"
 	"math"
-	"slices"
+
+	"github.com/ragraf/ragraf/internal/codec"
 
 	"github.com/ragraf/ragraf/internal/extract/docs"
 	"github.com/ragraf/ragraf/internal/fact"
@@ -22,176 +21,86 @@ import (
 	"github.com/ragraf/ragraf/internal/typ"
 )
 
-// errCorrupt is returned for bytes that are not a valid encoding.
-var errCorrupt = errors.New("corrupt binary encoding")
-
-// encoder appends to buf. path is the entry's own path, which most facts
-// of a file repeat.
+// encoder writes an encoding (package codec) with the entry's own path,
+// which most facts of a file repeat, in one byte.
 type encoder struct {
-	buf  []byte
+	codec.Writer
 	path string
-}
-
-func (e *encoder) uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
-func (e *encoder) int(v int64)   { e.buf = binary.AppendVarint(e.buf, v) }
-
-func (e *encoder) str(s string) {
-	e.uint(uint64(len(s)))
-	e.buf = append(e.buf, s...)
 }
 
 // pathStr writes 0 for the entry's path, else the string with its length
 // plus one.
 func (e *encoder) pathStr(s string) {
 	if s == e.path {
-		e.uint(0)
+		e.Uvarint(0)
 		return
 	}
-	e.uint(uint64(len(s)) + 1)
-	e.buf = append(e.buf, s...)
-}
-
-func (e *encoder) bytes(b []byte) {
-	if b == nil {
-		e.uint(0)
-		return
-	}
-	e.uint(uint64(len(b)) + 1)
-	e.buf = append(e.buf, b...)
+	e.Uvarint(uint64(len(s)) + 1)
+	e.Raw(s)
 }
 
 func (e *encoder) strList(ss []string) {
-	e.uint(uint64(len(ss)))
+	e.Uvarint(uint64(len(ss)))
 	for _, s := range ss {
-		e.str(s)
+		e.Str(s)
 	}
 }
 
 func (e *encoder) props(m map[string]string) {
-	e.uint(uint64(len(m)))
+	e.Uvarint(uint64(len(m)))
 	for k, v := range m {
-		e.str(k)
-		e.str(v)
+		e.Str(k)
+		e.Str(v)
 	}
 }
 
 // decoder reads what an encoder wrote; the first error sticks and every
 // later read returns a zero value.
 type decoder struct {
-	b    []byte
+	*codec.Reader
 	path string
-	err  error
 }
 
-func (d *decoder) fail() {
-	if d.err == nil {
-		d.err = errCorrupt
-	}
-	d.b = nil
-}
-
-func (d *decoder) uint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) int() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-// count reads a length and checks it against what remains, at least min
-// bytes per element, so corrupt input cannot ask for huge allocations.
-func (d *decoder) count(min int) int {
-	n := d.uint()
-	if n > uint64(len(d.b)/max(min, 1)+1) {
-		d.fail()
-		return 0
-	}
-	return int(n)
-}
+func newDecoder(b []byte) *decoder { return &decoder{Reader: codec.NewReader(b)} }
 
 // desc reads a type descriptor written as its text form.
 func (d *decoder) desc() typ.Desc {
-	t, err := typ.Parse(d.str())
+	t, err := typ.Parse(d.Str())
 	if err != nil {
-		d.fail()
+		d.Fail()
 	}
 	return t
 }
 
-func (d *decoder) str() string {
-	n := d.uint()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
 func (d *decoder) pathStr() string {
-	n := d.uint()
+	n := d.Uvarint()
 	if n == 0 {
 		return d.path
 	}
-	n--
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return ""
-	}
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
-}
-
-func (d *decoder) bytes() []byte {
-	n := d.uint()
-	if n == 0 {
-		return nil
-	}
-	n--
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return nil
-	}
-	b := slices.Clone(d.b[:n])
-	d.b = d.b[n:]
-	return b
+	return string(d.Next(n - 1))
 }
 
 func (d *decoder) strSlice() []string {
-	n := d.count(1)
+	n := d.Count(1)
 	if n == 0 {
 		return nil
 	}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = d.str()
+		out[i] = d.Str()
 	}
 	return out
 }
 
 func (d *decoder) props() map[string]string {
-	n := d.count(2)
+	n := d.Count(2)
 	if n == 0 {
 		return nil
 	}
 	m := make(map[string]string, n)
 	for range n {
-		k := d.str()
-		m[k] = d.str()
+		k := d.Str()
+		m[k] = d.Str()
 	}
 	return m
 }
@@ -199,156 +108,154 @@ func (d *decoder) props() map[string]string {
 // appendEntry appends the encoding of one cache entry.
 func appendEntry(buf []byte, c *cacheEntry) []byte {
 	r := &c.Row
-	e := &encoder{buf: buf}
-	e.str(r.Path)
+	e := &encoder{Writer: codec.Writer{B: buf}}
+	e.Str(r.Path)
 	e.path = r.Path
-	e.str(r.Lang)
-	e.str(r.Status)
-	e.str(r.Reason)
-	e.int(r.Size)
-	e.int(int64(r.Lines))
-	e.str(r.Hash)
-	e.int(r.MTime)
-	e.uint(uint64(len(c.Nodes)))
+	e.Str(r.Lang)
+	e.Str(r.Status)
+	e.Str(r.Reason)
+	e.Varint(r.Size)
+	e.Varint(int64(r.Lines))
+	e.Str(r.Hash)
+	e.Varint(r.MTime)
+	e.Uvarint(uint64(len(c.Nodes)))
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
-		e.str(n.ID)
-		e.str(string(n.Kind))
-		e.str(n.Name)
-		e.str(n.QName)
+		e.Str(n.ID)
+		e.Str(string(n.Kind))
+		e.Str(n.Name)
+		e.Str(n.QName)
 		e.pathStr(n.Path)
-		e.int(int64(n.StartLine))
-		e.int(int64(n.EndLine))
-		e.str(n.Lang)
-		e.str(n.Parent)
-		e.str(n.Signature)
+		e.Varint(int64(n.StartLine))
+		e.Varint(int64(n.EndLine))
+		e.Str(n.Lang)
+		e.Str(n.Parent)
+		e.Str(n.Signature)
 		e.props(n.Props)
 	}
-	e.uint(uint64(len(c.Edges)))
+	e.Uvarint(uint64(len(c.Edges)))
 	for i := range c.Edges {
 		ed := &c.Edges[i]
-		e.str(ed.ID)
-		e.str(string(ed.Kind))
-		e.str(ed.From)
-		e.str(ed.To)
-		e.str(string(ed.Provenance))
-		e.uint(math.Float64bits(ed.Confidence))
+		e.Str(ed.ID)
+		e.Str(string(ed.Kind))
+		e.Str(ed.From)
+		e.Str(ed.To)
+		e.Str(string(ed.Provenance))
+		e.Uvarint(math.Float64bits(ed.Confidence))
 		e.pathStr(ed.EvidencePath)
-		e.int(int64(ed.EvidenceLine))
+		e.Varint(int64(ed.EvidenceLine))
 		e.strList(ed.Sources)
 		e.props(ed.Props)
 	}
-	e.uint(uint64(len(c.Chunks)))
+	e.Uvarint(uint64(len(c.Chunks)))
 	for i := range c.Chunks {
 		t := &c.Chunks[i]
-		e.str(t.ID)
-		e.str(t.NodeID)
-		e.str(t.Kind)
+		e.Str(t.ID)
+		e.Str(t.NodeID)
+		e.Str(t.Kind)
 		e.pathStr(t.Path)
-		e.int(int64(t.StartLine))
-		e.int(int64(t.EndLine))
-		e.str(t.Text)
+		e.Varint(int64(t.StartLine))
+		e.Varint(int64(t.EndLine))
+		e.Str(t.Text)
 	}
-	e.uint(uint64(len(c.Refs)))
+	e.Uvarint(uint64(len(c.Refs)))
 	for i := range c.Refs {
 		f := &c.Refs[i]
-		e.str(string(f.Kind))
-		e.str(f.From)
+		e.Str(string(f.Kind))
+		e.Str(f.From)
 		e.pathStr(f.Path)
-		e.int(int64(f.Line))
-		e.int(int64(f.Col))
-		e.str(f.Name)
-		e.str(f.Alt)
-		e.str(f.Recv.String())
-		e.str(f.Include)
-		e.str(f.Alias)
-		e.str(f.Qualifier)
+		e.Varint(int64(f.Line))
+		e.Varint(int64(f.Col))
+		e.Str(f.Name)
+		e.Str(f.Alt)
+		e.Str(f.Recv.String())
+		e.Str(f.Include)
+		e.Str(f.Alias)
+		e.Str(f.Qualifier)
 		e.props(f.Props)
 	}
-	e.uint(uint64(len(c.Mentions)))
+	e.Uvarint(uint64(len(c.Mentions)))
 	for i := range c.Mentions {
 		m := &c.Mentions[i]
-		e.str(m.SectionID)
-		e.str(m.Text)
-		e.str(m.Kind)
-		e.int(int64(m.Line))
+		e.Str(m.SectionID)
+		e.Str(m.Text)
+		e.Str(m.Kind)
+		e.Varint(int64(m.Line))
 	}
-	e.bytes(c.Snapshot)
-	e.bytes(c.Dataflow)
-	return e.buf
+	e.OptBytes(c.Snapshot)
+	e.OptBytes(c.Dataflow)
+	return e.B
 }
 
 // decodeEntry decodes what appendEntry wrote, all of b.
 func decodeEntry(b []byte) (*cacheEntry, error) {
-	d := &decoder{b: b}
+	d := newDecoder(b)
 	c := &cacheEntry{}
-	d.path = d.str()
-	c.Row = graph.File{Path: d.path, Lang: d.str(), Status: d.str(), Reason: d.str(), Size: d.int(),
-		Lines: int(d.int()), Hash: d.str(), MTime: d.int()}
-	if n := d.count(11); n > 0 {
+	d.path = d.Str()
+	c.Row = graph.File{Path: d.path, Lang: d.Str(), Status: d.Str(), Reason: d.Str(), Size: d.Varint(),
+		Lines: int(d.Varint()), Hash: d.Str(), MTime: d.Varint()}
+	if n := d.Count(11); n > 0 {
 		c.Nodes = make([]fact.Node, n)
 		for i := range c.Nodes {
-			c.Nodes[i] = fact.Node{ID: d.str(), Kind: fact.NodeKind(d.str()), Name: d.str(), QName: d.str(), Path: d.pathStr(),
-				StartLine: int(d.int()), EndLine: int(d.int()), Lang: d.str(), Parent: d.str(), Signature: d.str(), Props: d.props()}
+			c.Nodes[i] = fact.Node{ID: d.Str(), Kind: fact.NodeKind(d.Str()), Name: d.Str(), QName: d.Str(), Path: d.pathStr(),
+				StartLine: int(d.Varint()), EndLine: int(d.Varint()), Lang: d.Str(), Parent: d.Str(), Signature: d.Str(), Props: d.props()}
 		}
 	}
-	if n := d.count(10); n > 0 {
+	if n := d.Count(10); n > 0 {
 		c.Edges = make([]fact.Edge, n)
 		for i := range c.Edges {
-			c.Edges[i] = fact.Edge{ID: d.str(), Kind: fact.EdgeKind(d.str()), From: d.str(), To: d.str(),
-				Provenance: fact.Provenance(d.str()), Confidence: math.Float64frombits(d.uint()), EvidencePath: d.pathStr(),
-				EvidenceLine: int(d.int()), Sources: d.strSlice(), Props: d.props()}
+			c.Edges[i] = fact.Edge{ID: d.Str(), Kind: fact.EdgeKind(d.Str()), From: d.Str(), To: d.Str(),
+				Provenance: fact.Provenance(d.Str()), Confidence: math.Float64frombits(d.Uvarint()), EvidencePath: d.pathStr(),
+				EvidenceLine: int(d.Varint()), Sources: d.strSlice(), Props: d.props()}
 		}
 	}
-	if n := d.count(7); n > 0 {
+	if n := d.Count(7); n > 0 {
 		c.Chunks = make([]fact.TextChunk, n)
 		for i := range c.Chunks {
-			c.Chunks[i] = fact.TextChunk{ID: d.str(), NodeID: d.str(), Kind: d.str(), Path: d.pathStr(),
-				StartLine: int(d.int()), EndLine: int(d.int()), Text: d.str()}
+			c.Chunks[i] = fact.TextChunk{ID: d.Str(), NodeID: d.Str(), Kind: d.Str(), Path: d.pathStr(),
+				StartLine: int(d.Varint()), EndLine: int(d.Varint()), Text: d.Str()}
 		}
 	}
-	if n := d.count(12); n > 0 {
+	if n := d.Count(12); n > 0 {
 		c.Refs = make([]fact.Ref, n)
 		for i := range c.Refs {
-			c.Refs[i] = fact.Ref{Kind: fact.RefKind(d.str()), From: d.str(), Path: d.pathStr(), Line: int(d.int()), Col: int(d.int()),
-				Name: d.str(), Alt: d.str(), Recv: d.desc(), Include: d.str(), Alias: d.str(), Qualifier: d.str(), Props: d.props()}
+			c.Refs[i] = fact.Ref{Kind: fact.RefKind(d.Str()), From: d.Str(), Path: d.pathStr(), Line: int(d.Varint()), Col: int(d.Varint()),
+				Name: d.Str(), Alt: d.Str(), Recv: d.desc(), Include: d.Str(), Alias: d.Str(), Qualifier: d.Str(), Props: d.props()}
 		}
 	}
-	if n := d.count(4); n > 0 {
+	if n := d.Count(4); n > 0 {
 		c.Mentions = make([]docs.Mention, n)
 		for i := range c.Mentions {
-			c.Mentions[i] = docs.Mention{SectionID: d.str(), Text: d.str(), Kind: d.str(), Line: int(d.int())}
+			c.Mentions[i] = docs.Mention{SectionID: d.Str(), Text: d.Str(), Kind: d.Str(), Line: int(d.Varint())}
 		}
 	}
-	c.Snapshot = d.bytes()
-	c.Dataflow = d.bytes()
-	if d.err == nil && len(d.b) != 0 {
-		d.fail()
+	c.Snapshot = d.OptBytes()
+	c.Dataflow = d.OptBytes()
+	if d.Err() == nil && d.Len() != 0 {
+		d.Fail()
 	}
-	return c, d.err
+	return c, d.Err()
 }
 
 // appendDigestMap appends a key -> digest map.
 func appendDigestMap(e *encoder, m map[string]uint64) {
-	e.uint(uint64(len(m)))
+	e.Uvarint(uint64(len(m)))
 	for k, v := range m {
-		e.str(k)
-		e.buf = binary.LittleEndian.AppendUint64(e.buf, v)
+		e.Str(k)
+		e.Fixed64(v)
 	}
 }
 
 func decodeDigestMap(d *decoder) map[string]uint64 {
-	n := d.count(9)
+	n := d.Count(9)
 	m := make(map[string]uint64, n)
 	for range n {
-		l := d.uint()
-		if l+8 > uint64(len(d.b)) {
-			d.fail()
+		k := d.Str()
+		v := d.Fixed64()
+		if d.Err() != nil {
 			return m
 		}
-		k := string(d.b[:l])
-		m[k] = binary.LittleEndian.Uint64(d.b[l:])
-		d.b = d.b[l+8:]
+		m[k] = v
 	}
 	return m
 }

@@ -51,7 +51,7 @@ func TestCodecBytesUnchanged(t *testing.T) {
 	for name, got := range map[string][]byte{
 		"entry.bin":       appendEntry(nil, goldenEntry(t)),
 		"entry-empty.bin": appendEntry(nil, &cacheEntry{}),
-		"digests.bin":     digests.buf,
+		"digests.bin":     digests.B,
 	} {
 		path := filepath.Join("testdata", "codec", name)
 		if *updateCodec {

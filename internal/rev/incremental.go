@@ -24,6 +24,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ragraf/ragraf/internal/codec"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/graph"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -115,11 +116,11 @@ const digestMagic = "ragraf row digests 2\n"
 
 // writeDigests writes rows.digest into a revision directory.
 func writeDigests(dir string, d *rowDigests) error {
-	e := &encoder{buf: []byte(digestMagic)}
+	e := &encoder{Writer: codec.Writer{B: []byte(digestMagic)}}
 	for _, m := range []map[string]uint64{d.Graph.Files, d.Graph.Nodes, d.Graph.Edges, d.Graph.Unresolved, d.Graph.Summaries, d.Lex.Chunks, d.Lex.Symbols} {
 		appendDigestMap(e, m)
 	}
-	return os.WriteFile(filepath.Join(dir, DigestFile), e.buf, 0o644)
+	return os.WriteFile(filepath.Join(dir, DigestFile), e.B, 0o644)
 }
 
 // readDigests reads a revision's rows.digest; nil when it is missing or unreadable.
@@ -128,12 +129,12 @@ func readDigests(dir string) *rowDigests {
 	if err != nil || !bytes.HasPrefix(b, []byte(digestMagic)) {
 		return nil
 	}
-	dec := &decoder{b: b[len(digestMagic):]}
+	dec := newDecoder(b[len(digestMagic):])
 	g, l := &graph.Digests{}, &lexvec.Digests{}
 	for _, m := range []*map[string]uint64{&g.Files, &g.Nodes, &g.Edges, &g.Unresolved, &g.Summaries, &l.Chunks, &l.Symbols} {
 		*m = decodeDigestMap(dec)
 	}
-	if dec.err != nil || len(dec.b) != 0 {
+	if dec.Err() != nil || dec.Len() != 0 {
 		return nil
 	}
 	return &rowDigests{Graph: g, Lex: l}

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ragraf/ragraf/internal/codec"
 	"github.com/ragraf/ragraf/internal/embed"
 	"github.com/ragraf/ragraf/internal/fact"
 	"github.com/ragraf/ragraf/internal/store/lexvec"
@@ -54,14 +55,14 @@ type modelDigest struct {
 }
 
 func writeModelDigest(dir string, m *modelDigest) error {
-	e := &encoder{buf: []byte(modelDigestMagic)}
-	e.str(m.settings)
-	e.str(m.trained)
-	e.uint(uint64(m.trainedN))
-	e.uint(uint64(m.since))
+	e := &encoder{Writer: codec.Writer{B: []byte(modelDigestMagic)}}
+	e.Str(m.settings)
+	e.Str(m.trained)
+	e.Uvarint(uint64(m.trainedN))
+	e.Uvarint(uint64(m.since))
 	appendDigestMap(e, m.texts)
 	e.strList(m.missing)
-	return os.WriteFile(filepath.Join(dir, ModelDigestFile), e.buf, 0o644)
+	return os.WriteFile(filepath.Join(dir, ModelDigestFile), e.B, 0o644)
 }
 
 // readModelDigest reads a revision's model.digest; nil when it is missing
@@ -71,11 +72,11 @@ func readModelDigest(dir string) *modelDigest {
 	if err != nil || !bytes.HasPrefix(b, []byte(modelDigestMagic)) {
 		return nil
 	}
-	d := &decoder{b: b[len(modelDigestMagic):]}
-	m := &modelDigest{settings: d.str(), trained: d.str(), trainedN: int(d.uint()), since: int(d.uint())}
+	d := newDecoder(b[len(modelDigestMagic):])
+	m := &modelDigest{settings: d.Str(), trained: d.Str(), trainedN: int(d.Uvarint()), since: int(d.Uvarint())}
 	m.texts = decodeDigestMap(d)
 	m.missing = d.strSlice()
-	if d.err != nil || len(d.b) != 0 {
+	if d.Err() != nil || d.Len() != 0 {
 		return nil
 	}
 	return m
