@@ -112,6 +112,7 @@ type sample struct {
 	failed  bool   // the transport or the server failed: no answer
 	toolErr bool   // an error answer (isError)
 	rev     string // the answer's index_rev ("" when unknown)
+	end     time.Time
 }
 
 // mix builds the requests from the index: about 200 of each operation.
@@ -226,6 +227,7 @@ func run(ctx context.Context, o options) error {
 	deadline.Store(time.Now().Add(o.duration).UnixNano())
 	var phase atomic.Int32
 	var published time.Duration
+	var publishedAt time.Time
 	var publishErr error
 	pubDone := make(chan struct{})
 	if o.publish {
@@ -239,6 +241,7 @@ func run(ctx context.Context, o options) error {
 				publishErr = fmt.Errorf("index: %v: %s", err, out)
 			}
 			published = time.Since(t0)
+			publishedAt = time.Now()
 			phase.Store(2)
 			if end := time.Now().Add(o.after).UnixNano(); end > deadline.Load() {
 				deadline.Store(end)
@@ -273,7 +276,7 @@ func run(ctx context.Context, o options) error {
 				ph := int(phase.Load())
 				t0 := time.Now()
 				failed, toolErr, rev, err := call(ctx, r)
-				samples[c] = append(samples[c], sample{phase: ph, op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr, rev: rev})
+				samples[c] = append(samples[c], sample{phase: ph, op: r.op, d: time.Since(t0), failed: failed, toolErr: toolErr, rev: rev, end: time.Now()})
 				if err != nil && failed {
 					fmt.Fprintf(os.Stderr, "load: %s %s: %v\n", r.op, r.args, err)
 				}
@@ -329,7 +332,13 @@ func run(ctx context.Context, o options) error {
 				}
 			}
 			st := summarize(ss)
-			fmt.Printf("| after the publish, answered from %s | %d | %s | %s | %s | %s | %d | %d |\n", cmp.Or(rev, "?"), st.n, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), st.failed, st.toolErr)
+			first := ss[0].end
+			for _, s := range ss {
+				if s.end.Before(first) {
+					first = s.end
+				}
+			}
+			fmt.Printf("| after the publish, answered from %s (first answer %+.1f s after it) | %d | %s | %s | %s | %s | %d | %d |\n", cmp.Or(rev, "?"), first.Sub(publishedAt).Seconds(), st.n, ms(st.p50), ms(st.p95), ms(st.p99), ms(st.max), st.failed, st.toolErr)
 		}
 		fmt.Println()
 		fmt.Println("After the publish, by operation:")
@@ -340,6 +349,17 @@ func run(ctx context.Context, o options) error {
 			}
 		}
 		byOpTable(after)
+		if len(revs) > 1 {
+			newest := revs[len(revs)-1]
+			fmt.Printf("\nAnswered from the new revision %s, by operation:\n", newest)
+			var onNew []sample
+			for _, s := range after {
+				if s.rev == newest {
+					onNew = append(onNew, s)
+				}
+			}
+			byOpTable(onNew)
+		}
 	}
 	return nil
 }
@@ -359,6 +379,11 @@ func startServer(o options) (string, int, func(), error) {
 	args := []string{"mcp", "--project", o.project, "--http", "127.0.0.1:0"}
 	if o.sessionIdle != "" {
 		args = append(args, "--session-idle", o.sessionIdle)
+	}
+	if o.publish {
+		// answers in JSON name their revision (index_rev): the calls after
+		// the publish are reported by the revision that answered
+		args = append(args, "--format", "json")
 	}
 	cmd := exec.Command(o.binary, args...)
 	stderr, err := cmd.StderrPipe()

@@ -121,7 +121,7 @@ func (s *Service) warm(ctx context.Context, snap *snapshot) {
 	}
 	if target != "" {
 		id, _ := json.Marshal(map[string]string{"id": target})
-		for _, op := range []string{"context", "impact", "callers", "references", "search"} {
+		for _, op := range []string{"context", "search"} { // the others read no cache of their own
 			if ctx.Err() != nil {
 				break
 			}
