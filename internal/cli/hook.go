@@ -10,8 +10,8 @@
 // every detection), and answers within 1 KB with the definitions the edit
 // touched and their stated callers.
 //
-// Both read the hook's stdin JSON (cwd or Cursor's workspace_roots,
-// tool_input or Cursor's file_path; empty or malformed input is fine), print the shape the agent accepts (--format), and always exit 0:
+// Both read the hook's stdin JSON and print the shape the agent accepts
+// (--agent) through internal/agent/hookio.go, and always exit 0:
 // a hook must never block a session. Both give up after about a second.
 
 package cli
@@ -21,32 +21,26 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ragraf/ragraf/internal/agent"
 	"github.com/ragraf/ragraf/internal/facade"
 	"github.com/ragraf/ragraf/internal/rev"
 )
 
 const (
-	hookShown         = 20   // entries listed in the summary at most
-	hookStartBudget   = 2048 // bytes of session-start output
-	hookEditBudget    = 1024 // bytes of post-edit context
-	hookTimeout       = 900 * time.Millisecond
-	hookStdinWait     = 200 * time.Millisecond // an agent writes its input at once; a terminal never does
-	hookMaxInputBytes = 4 << 20
+	hookShown       = 20   // entries listed in the summary at most
+	hookStartBudget = 2048 // bytes of session-start output
+	hookEditBudget  = 1024 // bytes of post-edit context
+	hookTimeout     = 900 * time.Millisecond
 )
-
-// hookFormats are the output shapes: the agents' JSON and plain text.
-var hookFormats = []string{"claude", "codex", "gemini", "cursor", "text"}
 
 type hookOptions struct {
 	IO      IO
@@ -55,16 +49,6 @@ type hookOptions struct {
 	Format  string
 	Timeout time.Duration
 	Now     func() time.Time
-}
-
-// hookInput is the part of an agent's hook input ragraf reads.
-type hookInput struct {
-	Cwd            string          `json:"cwd"`
-	WorkspaceRoots []string        `json:"workspace_roots"` // Cursor's instead of cwd
-	SessionID      string          `json:"session_id"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	FilePath       string          `json:"file_path"` // Cursor's afterFileEdit
 }
 
 func newHookCmd(io IO, g *globalOptions) *cobra.Command {
@@ -111,39 +95,9 @@ func agentFlag(cmd *cobra.Command, v *string, def, usage string) {
 	_ = cmd.Flags().MarkHidden("format")
 }
 
-// readHookInput reads the hook's stdin JSON; nothing, or anything that is
-// not JSON, is an empty input.
-func readHookInput(r io.Reader) hookInput {
-	var in hookInput
-	if r == nil {
-		return in
-	}
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return in // a terminal: nobody is writing hook input
-		}
-	}
-	done := make(chan []byte, 1)
-	go func() {
-		b, _ := io.ReadAll(io.LimitReader(r, hookMaxInputBytes))
-		done <- b
-	}()
-	select {
-	case b := <-done:
-		if json.Unmarshal(b, &in) != nil {
-			in = hookInput{}
-		}
-	case <-time.After(hookStdinWait):
-	}
-	if in.Cwd == "" && len(in.WorkspaceRoots) > 0 {
-		in.Cwd = in.WorkspaceRoots[0]
-	}
-	return in
-}
-
 // hookRoot is the project: --project, else the nearest directory at or
 // above the hook's cwd (or the working directory) holding .ragraf/.
-func hookRoot(g *globalOptions, in hookInput) (string, error) {
+func hookRoot(g *globalOptions, in agent.HookInput) (string, error) {
 	if g.Project != "" {
 		root, _, err := g.project()
 		return root, err
@@ -168,30 +122,13 @@ func hookRoot(g *globalOptions, in hookInput) (string, error) {
 	}
 }
 
-// hookEmit prints text in format's shape for event.
-func hookEmit(w io.Writer, format, event, text string) {
-	var v any
-	switch format {
-	case "claude", "codex", "gemini":
-		v = map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": event, "additionalContext": text}}
-	case "cursor":
-		v = map[string]string{"additional_context": text}
-	default:
-		fmt.Fprintln(w, text)
-		return
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
-
 // checkFormat returns format, or text (with a note on stderr) when unknown:
 // a misspelt flag must not fail the hook.
 func (opts *hookOptions) checkFormat() string {
-	if slices.Contains(hookFormats, opts.Format) {
+	if slices.Contains(agent.HookShapes, opts.Format) {
 		return opts.Format
 	}
-	fmt.Fprintf(opts.IO.Err, "ragraf: unknown hook format %q, want one of %s; printing text\n", opts.Format, strings.Join(hookFormats, ", "))
+	fmt.Fprintf(opts.IO.Err, "ragraf: unknown hook format %q, want one of %s; printing text\n", opts.Format, strings.Join(agent.HookShapes, ", "))
 	return "text"
 }
 
@@ -207,7 +144,7 @@ func (opts *hookOptions) survive(err *error) {
 func hookSessionStartRun(ctx context.Context, opts *hookOptions) (err error) {
 	defer opts.survive(&err)
 	format := opts.checkFormat()
-	in := readHookInput(opts.IO.In)
+	in := agent.ReadHookInput(opts.IO.In)
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	text, env := sessionStartText(ctx, opts, in)
@@ -218,12 +155,12 @@ func hookSessionStartRun(ctx context.Context, opts *hookOptions) (err error) {
 		}
 		return err
 	}
-	hookEmit(opts.IO.Out, format, "SessionStart", fitBytes(text, hookStartBudget-120))
+	agent.EmitHook(opts.IO.Out, format, "SessionStart", fitBytes(text, hookStartBudget-120))
 	return nil
 }
 
 // sessionStartText builds the summary; failures become a line of it.
-func sessionStartText(ctx context.Context, opts *hookOptions, in hookInput) (string, *facade.Envelope) {
+func sessionStartText(ctx context.Context, opts *hookOptions, in agent.HookInput) (string, *facade.Envelope) {
 	root, err := hookRoot(opts.Global, in)
 	if err != nil {
 		return "ragraf: " + err.Error(), nil
@@ -409,75 +346,25 @@ func fitBytes(s string, n int) string {
 	return s[:cut] + "\n…"
 }
 
-// patchFile finds the paths of an apply_patch patch.
-var patchFile = regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$`)
-
-// editedPaths reads the files an edit tool's input names: file_path or path
-// (Claude's Edit, Write, MultiEdit), or the files of a patch (Codex's
-// apply_patch, as a string or an argv list).
-func editedPaths(raw json.RawMessage) []string {
-	var in map[string]any
-	if json.Unmarshal(raw, &in) != nil {
-		return nil
-	}
-	var out []string
-	add := func(p string) {
-		if p != "" && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	for _, k := range []string{"file_path", "path", "notebook_path"} {
-		if s, ok := in[k].(string); ok {
-			add(s)
-		}
-	}
-	var texts []string
-	for _, k := range []string{"command", "input", "patch"} {
-		switch v := in[k].(type) {
-		case string:
-			texts = append(texts, v)
-		case []any:
-			for _, e := range v {
-				if s, ok := e.(string); ok {
-					texts = append(texts, s)
-				}
-			}
-		}
-	}
-	for _, t := range texts {
-		for _, m := range patchFile.FindAllStringSubmatch(t, -1) {
-			add(m[1] + m[2])
-		}
-	}
-	return out
-}
-
 func hookPostEditRun(ctx context.Context, opts *hookOptions) (err error) {
 	defer opts.survive(&err)
 	format := opts.checkFormat()
-	in := readHookInput(opts.IO.In)
+	in := agent.ReadHookInput(opts.IO.In)
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	text := postEditText(ctx, opts, in)
 	if text == "" {
 		return nil // nothing to say: no index, or no file in the input
 	}
-	event := "PostToolUse"
-	if format == "gemini" {
-		event = "AfterTool"
-	}
-	hookEmit(opts.IO.Out, format, event, fitBytes(text, hookEditBudget))
+	agent.EmitHook(opts.IO.Out, format, agent.PostEditEvent(format), fitBytes(text, hookEditBudget))
 	return nil
 }
 
 // postEditText checks each edited file through the facade's outline (which
 // records the file's drift before it answers) and lists the definitions
 // whose lines changed, with their stated callers.
-func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
-	paths := editedPaths(in.ToolInput)
-	if in.FilePath != "" && !slices.Contains(paths, in.FilePath) {
-		paths = append(paths, in.FilePath)
-	}
+func postEditText(ctx context.Context, opts *hookOptions, in agent.HookInput) string {
+	paths := in.EditedPaths()
 	if len(paths) == 0 {
 		return ""
 	}
@@ -524,10 +411,8 @@ func postEditText(ctx context.Context, opts *hookOptions, in hookInput) string {
 func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 	// the edit goes into the ledger as the hook's, deduplicated with what any
 	// other detector saw of the same change
-	det, _ := json.Marshal(map[string]any{"method": "hook:post-edit", "paths": []string{rel}})
-	_, derr := svc.Call(ctx, "drift_detect", det)
-	args, _ := json.Marshal(map[string]string{"path": rel})
-	env, err := svc.Call(ctx, "outline", args)
+	_, derr := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:post-edit", Paths: []string{rel}})
+	env, err := svc.Outline(ctx, facade.OutlineArgs{Path: rel})
 	var res facade.OutlineResult
 	if err == nil {
 		res, _ = env.Result.(facade.OutlineResult)
@@ -591,8 +476,7 @@ func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
 		}
 		fmt.Fprintf(&b, "  %s %s %s (%s:%d)", verb, t.Kind, t.QName, t.Path, t.Line)
 		if t.Kind == "function" || t.Kind == "method" {
-			cargs, _ := json.Marshal(map[string]any{"id": t.ID, "limit": 5})
-			if cenv, err := svc.Call(ctx, "callers", cargs); err == nil {
+			if cenv, err := svc.Callers(ctx, facade.CallersArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: 5}}); err == nil {
 				if cr, ok := cenv.Result.(facade.CallsResult); ok && len(cr.Stated) > 0 {
 					var cs []string
 					for _, c := range cr.Stated {
