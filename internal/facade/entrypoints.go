@@ -6,6 +6,7 @@ package facade
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,43 +92,26 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 	defer c.release()
 	snap := c.snap
 	env := c.env
-	nodes, err := snap.graph.AllNodes(ctx, kinds...)
+	all, err := s.allEntryPoints(ctx, snap)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, err
 	}
-	var sel []fact.Node
-	for _, n := range nodes {
-		if prefix == "" || n.Path == prefix || strings.HasPrefix(n.Path, strings.TrimSuffix(prefix, "/")+"/") {
-			sel = append(sel, n)
+	var sel []EntryPoint
+	for _, e := range all {
+		if !slices.Contains(kinds, fact.NodeKind(e.Kind)) {
+			continue
+		}
+		if prefix == "" || e.Path == prefix || strings.HasPrefix(e.Path, strings.TrimSuffix(prefix, "/")+"/") {
+			sel = append(sel, e)
 		}
 	}
-	sort.Slice(sel, func(i, j int) bool {
-		a, b := sel[i], sel[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.StartLine != b.StartLine {
-			return a.StartLine < b.StartLine
-		}
-		return a.ID < b.ID
-	})
 	total := len(sel)
 	sel = pageOf(pg, sel)
-	res := EntryPointsResult{EntryPoints: []EntryPoint{}}
+	res := EntryPointsResult{EntryPoints: append([]EntryPoint{}, sel...)}
 	paths := []string{}
-	for _, n := range sel {
-		hs, err := s.handlers(ctx, snap, n.ID)
-		if err != nil {
-			return nil, err
-		}
-		props := n.Props
-		if props == nil {
-			props = map[string]string{}
-		}
-		res.EntryPoints = append(res.EntryPoints, EntryPoint{ID: n.ID, Kind: string(n.Kind), Name: n.Name, Path: n.Path,
-			Line: n.StartLine, EndLine: n.EndLine, Props: props, Handlers: hs})
-		paths = append(paths, n.Path)
-		for _, h := range hs {
+	for _, e := range sel {
+		paths = append(paths, e.Path)
+		for _, h := range e.Handlers {
 			paths = append(paths, h.Path)
 		}
 	}
@@ -139,6 +123,42 @@ func (s *Service) EntryPoints(ctx context.Context, args EntryPointsArgs) (*Envel
 	}
 	c.cite(paths...)
 	return c.done(env.Result)
+}
+
+// allEntryPoints is every entry point of the revision with its handlers, in
+// path and line order, computed once per revision (the handlers are an edge
+// read each): callers must not modify it.
+func (s *Service) allEntryPoints(ctx context.Context, snap *snapshot) ([]EntryPoint, error) {
+	return cached(ctx, snap, "entry_points", func(ctx context.Context) ([]EntryPoint, error) {
+		nodes, err := snap.graph.AllNodes(ctx, entryKinds...)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		sort.Slice(nodes, func(i, j int) bool {
+			a, b := nodes[i], nodes[j]
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			if a.StartLine != b.StartLine {
+				return a.StartLine < b.StartLine
+			}
+			return a.ID < b.ID
+		})
+		out := make([]EntryPoint, 0, len(nodes))
+		for _, n := range nodes {
+			hs, err := s.handlers(ctx, snap, n.ID)
+			if err != nil {
+				return nil, err
+			}
+			props := n.Props
+			if props == nil {
+				props = map[string]string{}
+			}
+			out = append(out, EntryPoint{ID: n.ID, Kind: string(n.Kind), Name: n.Name, Path: n.Path,
+				Line: n.StartLine, EndLine: n.EndLine, Props: props, Handlers: hs})
+		}
+		return out, nil
+	})
 }
 
 // handlers loads the handles edges of an entry point and their targets.

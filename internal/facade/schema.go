@@ -112,93 +112,29 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	defer c.release()
 	snap := c.snap
 	env := c.env
-	tables, err := snap.graph.AllNodes(ctx, fact.Table)
+	all, err := s.allSchemaTables(ctx, snap)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, err
 	}
-	var matched []fact.Node
-	for _, t := range tables {
+	var matched []SchemaTable
+	for _, t := range all {
 		if args.Table == "" || tableMatches(t.Name, args.Table) {
 			matched = append(matched, t)
 		}
 	}
-	sort.SliceStable(matched, func(i, j int) bool {
-		a, b := matched[i], matched[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		return a.ID < b.ID
-	})
 	shown := pageOf(pg, matched)
-	res := SchemaResult{Tables: []SchemaTable{}, Conflicts: []SchemaConflict{}}
+	res := SchemaResult{Tables: append([]SchemaTable{}, shown...), Conflicts: []SchemaConflict{}}
 	onPage := map[string]bool{}
 	var paths []string
 	for _, t := range shown {
 		onPage[strings.ToLower(t.Name)] = true
-		st := SchemaTable{ID: t.ID, Name: t.Name, Source: t.Props["source"], Path: t.Path, Line: t.StartLine, EndLine: t.EndLine,
-			Partial: t.Props["partial"] == "true", Columns: []SchemaColumn{}, ForeignKeys: []SchemaFK{}}
-		cols, err := snap.graph.Children(ctx, t.ID)
-		if err != nil {
-			return nil, storeError(err)
-		}
-		merged, err := s.alteredColumns(ctx, snap, t.ID)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, merged.added...)
-		st.DroppedAt = merged.droppedAt
-		for _, c := range cols {
-			if c.Kind != fact.Column {
-				continue
-			}
-			sc := SchemaColumn{ID: c.ID, Name: c.Name, Type: c.Props["type"], Nullable: c.Props["nullable"] == "true", Key: c.Props["key"], Line: c.StartLine,
-				DroppedAt: merged.dropped[c.ID], RenamedTo: merged.renamed[c.ID], RenamedFrom: c.Props["renamed_from"]}
-			if c.Path != t.Path {
-				sc.Path = c.Path
-				paths = append(paths, c.Path)
-			}
-			if d, ok := c.Props["default"]; ok {
-				sc.Default = &d
-			}
-			st.Columns = append(st.Columns, sc)
-		}
-		keepRenamedDefinitions(st.Columns)
-		// the table's own columns by line, then those other files add, by file
-		sort.SliceStable(st.Columns, func(i, j int) bool {
-			a, b := st.Columns[i], st.Columns[j]
-			if a.Path != b.Path {
-				return a.Path < b.Path
-			}
-			return a.Line < b.Line
-		})
-		fks, err := snap.graph.EdgesFrom(ctx, t.ID, []fact.EdgeKind{fact.ForeignKey})
-		if err != nil {
-			return nil, storeError(err)
-		}
-		if len(fks) > 0 {
-			ids := make([]string, len(fks))
-			for i, e := range fks {
-				ids[i] = e.To
-			}
-			to, err := snap.graph.NodesByID(ctx, ids)
-			if err != nil {
-				return nil, storeError(err)
-			}
-			for _, e := range fks {
-				name := to[e.To].Name
-				if name == "" {
-					name = e.Props["ref_table"]
-				}
-				st.ForeignKeys = append(st.ForeignKeys, SchemaFK{Table: name, Columns: e.Props["columns"], RefColumns: e.Props["ref_columns"],
-					Path: e.EvidencePath, Line: e.EvidenceLine})
-			}
-		}
-		res.Tables = append(res.Tables, st)
 		if !strings.HasPrefix(t.Path, "db:") {
 			paths = append(paths, t.Path)
+		}
+		for _, c := range t.Columns {
+			if c.Path != "" {
+				paths = append(paths, c.Path)
+			}
 		}
 	}
 	if raw, err := snap.graph.Meta(ctx, "schema_conflicts"); err == nil && raw != "" {
@@ -218,6 +154,100 @@ func (s *Service) Schema(ctx context.Context, args SchemaArgs) (*Envelope, error
 	}
 	c.cite(paths...)
 	return c.done(env.Result)
+}
+
+// allSchemaTables is every table of the revision with its columns and
+// foreign keys, by name, then source path, computed once per revision:
+// callers must not modify it.
+func (s *Service) allSchemaTables(ctx context.Context, snap *snapshot) ([]SchemaTable, error) {
+	return cached(ctx, snap, "schema", func(ctx context.Context) ([]SchemaTable, error) {
+		tables, err := snap.graph.AllNodes(ctx, fact.Table)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		sort.SliceStable(tables, func(i, j int) bool {
+			a, b := tables[i], tables[j]
+			if a.Name != b.Name {
+				return a.Name < b.Name
+			}
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			return a.ID < b.ID
+		})
+		out := make([]SchemaTable, 0, len(tables))
+		for _, t := range tables {
+			st, err := s.schemaTable(ctx, snap, t)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		}
+		return out, nil
+	})
+}
+
+// schemaTable reads table t's columns (its own and those other SQL files
+// add) and foreign keys.
+func (s *Service) schemaTable(ctx context.Context, snap *snapshot, t fact.Node) (SchemaTable, error) {
+	st := SchemaTable{ID: t.ID, Name: t.Name, Source: t.Props["source"], Path: t.Path, Line: t.StartLine, EndLine: t.EndLine,
+		Partial: t.Props["partial"] == "true", Columns: []SchemaColumn{}, ForeignKeys: []SchemaFK{}}
+	cols, err := snap.graph.Children(ctx, t.ID)
+	if err != nil {
+		return st, storeError(err)
+	}
+	merged, err := s.alteredColumns(ctx, snap, t.ID)
+	if err != nil {
+		return st, err
+	}
+	cols = append(cols, merged.added...)
+	st.DroppedAt = merged.droppedAt
+	for _, c := range cols {
+		if c.Kind != fact.Column {
+			continue
+		}
+		sc := SchemaColumn{ID: c.ID, Name: c.Name, Type: c.Props["type"], Nullable: c.Props["nullable"] == "true", Key: c.Props["key"], Line: c.StartLine,
+			DroppedAt: merged.dropped[c.ID], RenamedTo: merged.renamed[c.ID], RenamedFrom: c.Props["renamed_from"]}
+		if c.Path != t.Path {
+			sc.Path = c.Path
+		}
+		if d, ok := c.Props["default"]; ok {
+			sc.Default = &d
+		}
+		st.Columns = append(st.Columns, sc)
+	}
+	keepRenamedDefinitions(st.Columns)
+	// the table's own columns by line, then those other files add, by file
+	sort.SliceStable(st.Columns, func(i, j int) bool {
+		a, b := st.Columns[i], st.Columns[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Line < b.Line
+	})
+	fks, err := snap.graph.EdgesFrom(ctx, t.ID, []fact.EdgeKind{fact.ForeignKey})
+	if err != nil {
+		return st, storeError(err)
+	}
+	if len(fks) > 0 {
+		ids := make([]string, len(fks))
+		for i, e := range fks {
+			ids[i] = e.To
+		}
+		to, err := snap.graph.NodesByID(ctx, ids)
+		if err != nil {
+			return st, storeError(err)
+		}
+		for _, e := range fks {
+			name := to[e.To].Name
+			if name == "" {
+				name = e.Props["ref_table"]
+			}
+			st.ForeignKeys = append(st.ForeignKeys, SchemaFK{Table: name, Columns: e.Props["columns"], RefColumns: e.Props["ref_columns"],
+				Path: e.EvidencePath, Line: e.EvidenceLine})
+		}
+	}
+	return st, nil
 }
 
 // keepRenamedDefinitions gives a column renamed without a definition (RENAME
