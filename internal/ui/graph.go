@@ -108,7 +108,7 @@ func depthArg(r *http.Request, def int) (int, error) {
 
 // one resolves the page's target to one definition.
 func (s *Server) one(r *http.Request) (facade.Symbol, error) {
-	_, syms, err := s.target(r)
+	_, syms, _, err := s.target(r)
 	if err != nil {
 		return facade.Symbol{}, err
 	}

@@ -6,6 +6,7 @@ package ui
 import (
 	"cmp"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,7 @@ type pageEnv struct {
 	Stale      []facade.StaleWarning
 	Truncated  bool
 	Total      int
+	Cursor     string // the next page's cursor, when there is one
 }
 
 func envOf(env *facade.Envelope) pageEnv {
@@ -34,7 +36,7 @@ func envOf(env *facade.Envelope) pageEnv {
 		return pageEnv{}
 	}
 	return pageEnv{Rev: env.IndexRev, Capability: env.Capability, Drift: env.Drift, Stale: env.StaleWarnings,
-		Truncated: env.Limits.Truncated, Total: env.Limits.Total}
+		Truncated: env.Limits.Truncated, Total: env.Limits.Total, Cursor: env.Limits.Cursor}
 }
 
 // count is a name and a number, for sorted tables.
@@ -137,9 +139,14 @@ func lastReport(reports []string) string {
 	return names[len(names)-1]
 }
 
+// searchPage is how many hits the search page shows; "more" pages on.
+const searchPage = 20
+
 type searchData struct {
 	Env                 pageEnv
 	Q, Mode, Kind, Path string
+	Cursor              string // this page's cursor ("" on the first)
+	More                string // the next page's URL
 	Modes               []string
 	Result              facade.SearchResult
 	Suggest             []facade.Suggestion
@@ -148,17 +155,26 @@ type searchData struct {
 
 func (s *Server) search(r *http.Request) (any, error) {
 	q := r.URL.Query()
-	d := searchData{Q: q.Get("q"), Mode: q.Get("mode"), Kind: q.Get("kind"), Path: q.Get("path"),
+	d := searchData{Q: q.Get("q"), Mode: q.Get("mode"), Kind: q.Get("kind"), Path: q.Get("path"), Cursor: q.Get("cursor"),
 		Modes: []string{"", "lexical", "semantic", "hybrid"}}
 	if strings.TrimSpace(d.Q) == "" {
 		return d, nil
 	}
 	env, res, err := call[facade.SearchResult](r.Context(), s, "search", facade.SearchArgs{Query: d.Q, Mode: d.Mode, Kind: d.Kind,
-		PathGlob: d.Path, Page: facade.Page{Limit: 50}})
+		PathGlob: d.Path, Page: facade.Page{Limit: searchPage, Cursor: d.Cursor}})
 	if err != nil {
 		return nil, err
 	}
 	d.Env, d.Result, d.Suggest, d.NotFound, d.Searched = envOf(env), res, env.Suggest, env.NotFound, true
+	if d.Env.Cursor != "" {
+		more := url.Values{"q": {d.Q}, "cursor": {d.Env.Cursor}}
+		for k, v := range map[string]string{"mode": d.Mode, "kind": d.Kind, "path": d.Path} {
+			if v != "" {
+				more.Set(k, v)
+			}
+		}
+		d.More = "/search?" + more.Encode()
+	}
 	return d, nil
 }
 
@@ -183,32 +199,33 @@ type symbolData struct {
 }
 
 // target finds the definition a page is about: id= wins, else name= as a
-// qualified name, else as a short name. More than one is a choice.
-func (s *Server) target(r *http.Request) (*facade.Envelope, []facade.Symbol, error) {
+// qualified name, else as a short name. More than one is a choice. With
+// id= it reads the definition's code, which it returns too.
+func (s *Server) target(r *http.Request) (*facade.Envelope, []facade.Symbol, *facade.CodeResult, error) {
 	q := r.URL.Query()
 	ctx := r.Context()
 	if id := q.Get("id"); id != "" {
 		env, res, err := call[facade.CodeResult](ctx, s, "code", facade.CodeArgs{ID: id})
 		if err != nil || res.Symbol == nil {
-			return env, nil, err
+			return env, nil, nil, err
 		}
-		return env, []facade.Symbol{*res.Symbol}, nil
+		return env, []facade.Symbol{*res.Symbol}, &res, nil
 	}
 	name := strings.TrimSpace(q.Get("name"))
 	if name == "" {
-		return nil, nil, &facade.Error{Code: facade.ErrBadInput, Message: "name= (a qualified name, e.g. App\\Cart::addItem) or id= is required"}
+		return nil, nil, nil, &facade.Error{Code: facade.ErrBadInput, Message: "name= (a qualified name, e.g. App\\Cart::addItem) or id= is required"}
 	}
 	env, res, err := call[facade.SymbolResult](ctx, s, "symbol", facade.SymbolArgs{QName: name, Page: facade.Page{Limit: 50}})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(res.Symbols) == 0 && !strings.ContainsAny(name, `\:`) {
 		env, res, err = call[facade.SymbolResult](ctx, s, "symbol", facade.SymbolArgs{Name: name, Page: facade.Page{Limit: 50}})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return env, res.Symbols, nil
+	return env, res.Symbols, nil, nil
 }
 
 func isType(kind string) bool {
@@ -222,7 +239,7 @@ func isType(kind string) bool {
 func isCallable(kind string) bool { return kind == "function" || kind == "method" }
 
 func (s *Server) symbol(r *http.Request) (any, error) {
-	env, syms, err := s.target(r)
+	env, syms, code, err := s.target(r)
 	if err != nil {
 		return nil, err
 	}
@@ -235,19 +252,34 @@ func (s *Server) symbol(r *http.Request) (any, error) {
 	d.Target, d.IsType, d.IsCallable = &t, isType(t.Kind), isCallable(t.Kind)
 	ctx := r.Context()
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() (err error) {
-		_, d.Code, err = call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{ID: t.ID})
-		return err
-	})
-	// the doc and the members come from code and outline, which read a few
-	// rows: context would rank the whole call graph to fill sections this
-	// page shows in full from its own calls
-	if t.Line > 1 {
+	// code reads (and redacts) the whole file: the doc above the definition
+	// and the definition come from one read, and none when target read it
+	start := max(1, t.Line-docLookback)
+	switch {
+	case code == nil && t.Line > 1 && t.EndLine >= t.Line && t.EndLine-start < maxReadLines:
 		g.Go(func() error {
-			_, res, err := call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{Path: t.Path, StartLine: max(1, t.Line-docLookback), EndLine: t.Line - 1})
-			d.Doc = leadingDoc(res.Text)
+			_, res, err := call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{Path: t.Path, StartLine: start, EndLine: t.EndLine})
+			doc, def := splitAt(res.Text, t.Line-start)
+			d.Doc = leadingDoc(doc)
+			d.Code = facade.CodeResult{Path: res.Path, Line: t.Line, EndLine: res.EndLine, Text: def, Symbol: &t, Stale: res.Stale, FileState: res.FileState}
 			return err
 		})
+	default:
+		if code != nil {
+			d.Code = *code
+		} else {
+			g.Go(func() (err error) {
+				_, d.Code, err = call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{ID: t.ID})
+				return err
+			})
+		}
+		if t.Line > 1 {
+			g.Go(func() error {
+				_, res, err := call[facade.CodeResult](gctx, s, "code", facade.CodeArgs{Path: t.Path, StartLine: start, EndLine: t.Line - 1})
+				d.Doc = leadingDoc(res.Text)
+				return err
+			})
+		}
 	}
 	if d.IsType {
 		g.Go(func() error {
@@ -295,21 +327,34 @@ func (s *Server) symbol(r *http.Request) (any, error) {
 	return d, nil
 }
 
+// entriesPage is how many entry points the list shows; "more" pages on.
+const entriesPage = 200
+
 type entriesData struct {
 	Env   pageEnv
 	Kind  string
 	Kinds []string
 	List  []facade.EntryPoint
+	More  string // the next page's URL
 }
 
 func (s *Server) entries(r *http.Request) (any, error) {
-	kind := r.URL.Query().Get("kind")
-	env, res, err := call[facade.EntryPointsResult](r.Context(), s, "entry_points", facade.EntryPointsArgs{Kind: kind, Limit: 1000})
+	q := r.URL.Query()
+	kind := q.Get("kind")
+	env, res, err := call[facade.EntryPointsResult](r.Context(), s, "entry_points", facade.EntryPointsArgs{Kind: kind, Limit: entriesPage, Cursor: q.Get("cursor")})
 	if err != nil {
 		return nil, err
 	}
-	return entriesData{Env: envOf(env), Kind: kind, Kinds: []string{"", "web_route", "http_endpoint", "cli_command", "cron_job"},
-		List: res.EntryPoints}, nil
+	d := entriesData{Env: envOf(env), Kind: kind, Kinds: []string{"", "web_route", "http_endpoint", "cli_command", "cron_job", "event_listener"},
+		List: res.EntryPoints}
+	if d.Env.Cursor != "" {
+		more := url.Values{"cursor": {d.Env.Cursor}}
+		if kind != "" {
+			more.Set("kind", kind)
+		}
+		d.More = "/entries?" + more.Encode()
+	}
+	return d, nil
 }
 
 type revisionsData struct {
@@ -369,6 +414,22 @@ func (s *Server) ledger(r *http.Request) (any, error) {
 
 // docLookback is how many lines above a definition its doc comment may start.
 const docLookback = 60
+
+// maxReadLines is below the most lines one code call returns (2,000).
+const maxReadLines = 1900
+
+// splitAt splits text after its first n lines.
+func splitAt(text string, n int) (string, string) {
+	i := 0
+	for ; n > 0; n-- {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return text, ""
+		}
+		i += j + 1
+	}
+	return text[:i], text[i:]
+}
 
 // leadingDoc is the comment block that ends text (the lines right above a
 // definition): a /** … */ or /* … */ block, or a run of //, # or ///

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -190,5 +191,69 @@ func TestUI_SymbolDocIsTheCommentAbove(t *testing.T) {
 		if got := leadingDoc(c.above); got != c.want {
 			t.Errorf("leadingDoc(%q) = %q, want %q", c.above, got, c.want)
 		}
+	}
+}
+
+// between returns the text of body between the first from and the next to.
+func between(body, from, to string) string {
+	i := strings.Index(body, from)
+	if i < 0 {
+		return ""
+	}
+	rest := body[i+len(from):]
+	if j := strings.Index(rest, to); j >= 0 {
+		return rest[:j]
+	}
+	return rest
+}
+
+// TestUI_SymbolPageDefinitionAndDoc: the symbol page shows the same
+// definition and documentation whether it was asked by name (one read of
+// the lines above and the definition) or by id (the definition read to find
+// it, the lines above apart).
+func TestUI_SymbolPageDefinitionAndDoc(t *testing.T) {
+	base, token := serve(t, shopRoot(t))
+	_, byName := get(t, "GET", base+"/symbol?name=Shop%5CSupport%5CProbe&token="+token, nil)
+	u, err := url.Parse(html.UnescapeString(between(byName, `id="to-hierarchy" href="`, `"`)))
+	id := ""
+	if err == nil {
+		id = u.Query().Get("id")
+	}
+	if id == "" {
+		t.Fatalf("no id of Probe in its page: %s", excerpt(byName))
+	}
+	_, byID := get(t, "GET", base+"/symbol?id="+url.QueryEscape(id)+"&token="+token, nil)
+	for _, part := range []struct{ from, to string }{{`id="definition"><code>`, "</code>"}, {`id="doc">`, "</pre>"}} {
+		a, b := between(byName, part.from, part.to), between(byID, part.from, part.to)
+		if a == "" || a != b {
+			t.Errorf("%s by name %q, by id %q", part.from, a, b)
+		}
+	}
+	if !strings.Contains(between(byName, `id="doc">`, "</pre>"), "&lt;script&gt;window.pwned = 1") {
+		t.Errorf("Probe's docblock is not its documentation: %q", between(byName, `id="doc">`, "</pre>"))
+	}
+	if d := between(byName, `id="definition"><code>`, "</code>"); !strings.HasPrefix(d, "final class Probe") {
+		t.Errorf("the definition does not start at the class line: %q", d[:min(len(d), 200)])
+	}
+}
+
+// TestUI_SearchPagesOn: search shows a bounded page of hits and a "more"
+// link with the facade's cursor that shows the next ones.
+func TestUI_SearchPagesOn(t *testing.T) {
+	base, token := serve(t, shopRoot(t))
+	_, first := get(t, "GET", base+"/search?q=function&mode=lexical&token="+token, nil)
+	if n := strings.Count(first, `<li class="hit">`); n != searchPage {
+		t.Fatalf("first page: %d hits, want %d", n, searchPage)
+	}
+	more := html.UnescapeString(between(first, `id="more" rel="next" href="`, `"`))
+	if !strings.Contains(more, "cursor=") || !strings.Contains(more, "mode=lexical") {
+		t.Fatalf("more link %q: want the cursor and the mode", more)
+	}
+	_, second := get(t, "GET", base+more+"&token="+token, nil)
+	if strings.Count(second, `<li class="hit">`) == 0 {
+		t.Fatalf("the next page has no hits: %s", excerpt(second))
+	}
+	if between(first, `<li class="hit">`, "</li>") == between(second, `<li class="hit">`, "</li>") {
+		t.Errorf("the next page starts with the first page's first hit")
 	}
 }
