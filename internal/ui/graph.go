@@ -7,6 +7,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -21,7 +22,7 @@ import (
 
 // maxNodes bounds a graph: past it the view says it is cut and the list
 // beside it still has every item the facade returned.
-const maxNodes = 300
+const maxNodes = 1000
 
 // builder collects nodes and edges without duplicates.
 type builder struct {
@@ -93,6 +94,12 @@ func (b *builder) done() *Graph {
 	return &b.g
 }
 
+// grouped groups the graph's nodes past groupAt (group.go), then lays it out.
+func (b *builder) grouped(r *http.Request) *Graph {
+	group(&b.g, openArg(r), *r.URL)
+	return b.done()
+}
+
 // depthArg reads depth= between 1 and 3 (default def).
 func depthArg(r *http.Request, def int) (int, error) {
 	v := r.URL.Query().Get("depth")
@@ -128,10 +135,11 @@ func (s *Server) callsGraph(r *http.Request) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.calls(r.Context(), t, depth)
+	return s.calls(r, t, depth)
 }
 
-func (s *Server) calls(ctx context.Context, t facade.Symbol, depth int) (*Graph, error) {
+func (s *Server) calls(r *http.Request, t facade.Symbol, depth int) (*Graph, error) {
+	ctx := r.Context()
 	b := newBuilder("Calls of " + t.QName)
 	b.g.Center = t.ID
 	b.sym(t, 0)
@@ -169,7 +177,7 @@ func (s *Server) calls(ctx context.Context, t facade.Symbol, depth int) (*Graph,
 			return nil, err
 		}
 	}
-	return b.done(), nil
+	return b.grouped(r), nil
 }
 
 // callees adds the callees of every symbol of frontier at level (at most
@@ -231,7 +239,7 @@ func (s *Server) hierarchyGraph(r *http.Request) (*Graph, error) {
 			b.edge(st.From, st.To, st.Kind, st.Provenance)
 		}
 	}
-	return b.done(), nil
+	return b.grouped(r), nil
 }
 
 // tableMap returns, for the current revision, the tables each definition
@@ -324,7 +332,7 @@ func (s *Server) entryGraph(r *http.Request) (*Graph, error) {
 	if len(ep.Handlers) == 0 {
 		b.g.Note = "no handler resolved: " + ep.Props["handler"]
 	}
-	return b.done(), nil
+	return b.grouped(r), nil
 }
 
 // schemaGraph is the tables (right) with their foreign keys and the code
@@ -410,16 +418,21 @@ type graphPage struct {
 	ID      string
 	Depth   int
 	Tables  []tableRow
-	Symbols []GNode // the list view: every node but the cluster boxes
+	Symbols []GNode // the list view: every node but the cluster boxes and groups
+	Groups  []GNode // the group nodes drawn in place of their members
 }
 
 func newGraphPage(g *Graph, view, api string) graphPage {
 	p := graphPage{Graph: g, View: view, API: api, Data: mustJSON(g)}
 	for _, n := range g.Nodes {
-		if !n.IsBox {
+		switch {
+		case n.Kind == "group" && n.Group == "":
+			p.Groups = append(p.Groups, n)
+		case !n.IsBox:
 			p.Symbols = append(p.Symbols, n)
 		}
 	}
+	slices.SortFunc(p.Groups, func(a, b GNode) int { return cmp.Or(a.Level-b.Level, strings.Compare(a.QName, b.QName)) })
 	slices.SortStableFunc(p.Symbols, func(a, b GNode) int { return a.Level - b.Level })
 	return p
 }

@@ -21,6 +21,7 @@ type Graph struct {
 	Edges     []GEdge `json:"edges"`
 	Truncated bool    `json:"truncated"`
 	Note      string  `json:"note,omitempty"`
+	Grouped   int     `json:"grouped,omitempty"` // group nodes drawn in place of their members (group.go)
 }
 
 // GNode is one node; Level is its distance from the center (negative:
@@ -39,7 +40,9 @@ type GNode struct {
 	Y       float64 `json:"y"`
 	URL     string  `json:"url"`
 	Stale   bool    `json:"stale,omitempty"`
-	IsBox   bool    `json:"box,omitempty"` // a cluster box, not a fact
+	IsBox   bool    `json:"box,omitempty"`   // a cluster box, not a fact
+	Group   string  `json:"group,omitempty"` // the group node drawn in its place, when grouped
+	Count   int     `json:"count,omitempty"` // a group node's members
 }
 
 // GEdge is one edge; Provenance stated or derived.
@@ -84,7 +87,9 @@ func label(qname string) string {
 func layout(g *Graph) {
 	byLevel := map[int][]int{}
 	for i, n := range g.Nodes {
-		byLevel[n.Level] = append(byLevel[n.Level], i)
+		if n.Group == "" { // a group's members are drawn as the group
+			byLevel[n.Level] = append(byLevel[n.Level], i)
+		}
 	}
 	levels := slices.Sorted(func(yield func(int) bool) {
 		for l := range byLevel {

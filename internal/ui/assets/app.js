@@ -87,10 +87,16 @@
   var grid = host.closest(".graphgrid") || host;
   grid.parentNode.insertBefore(status, grid);
 
+  // elements are the nodes drawn (a group's members are drawn as the
+  // group) and the edges between them, one per pair and provenance, with
+  // how many edges it stands for.
   function elements(g, dx, dy, withBoxes) {
     var out = [];
+    var groupOf = {};
+    g.nodes.forEach(function (n) { if (n.group) groupOf[n.id] = n.group; });
     g.nodes.forEach(function (n) {
       if (n.box && !withBoxes) return;
+      if (n.group) return;
       var d = { id: n.id, label: n.label, kind: n.kind, url: n.url, qname: n.qname, level: n.level, w: Math.max(24, n.label.length * 6.4 + 12) };
       if (n.parent && withBoxes) d.parent = n.parent;
       var el = { group: "nodes", data: d, classes: [] };
@@ -102,9 +108,15 @@
       el.classes = el.classes.join(" ");
       out.push(el);
     });
+    var edges = {};
     g.edges.forEach(function (e) {
-      out.push({ group: "edges", data: { id: e.source + ">" + e.target + ":" + e.kind, source: e.source, target: e.target, kind: e.kind, prov: e.provenance },
-        classes: e.provenance === "stated" ? "stated" : "derived" });
+      var s = groupOf[e.source] || e.source, t = groupOf[e.target] || e.target;
+      if (s === t) return;
+      var id = s + ">" + t + ":" + e.kind + ":" + e.provenance;
+      if (edges[id]) { edges[id].data.n++; edges[id].data.lbl = String(edges[id].data.n); return; }
+      edges[id] = { group: "edges", data: { id: id, source: s, target: t, kind: e.kind, prov: e.provenance, n: 1, lbl: "" },
+        classes: e.provenance === "stated" ? "stated" : "derived" };
+      out.push(edges[id]);
     });
     return out;
   }
@@ -124,11 +136,13 @@
       { selector: "node.box", style: { "background-color": "#f1f4f8", "background-opacity": 0.7, "border-color": "#c3ccd6", "label": "data(label)",
         "text-valign": "top", "text-halign": "center", "font-size": 10, "color": "#4a5360", "padding": "8px", "shape": "round-rectangle" } },
       { selector: "node.center", style: { "border-width": 3, "border-color": "#102a43", "font-weight": "bold", "background-color": "#ffe8a3" } },
+      { selector: "node.k-group", style: { "background-color": "#fff4e0", "border-color": "#8a5a00", "border-width": 2 } },
       { selector: "node.k-table", style: { "background-color": "#e3f4e8", "border-color": "#2f7a47" } },
       { selector: "node.k-class, node.k-interface, node.k-trait, node.k-enum", style: { "background-color": "#efe6fb", "border-color": "#6b46c1" } },
       { selector: "node.stale", style: { "border-color": "#8a1c1c", "border-width": 2, "border-style": "dashed" } },
       { selector: "node:selected", style: { "border-color": "#ff8c00", "border-width": 3 } },
       { selector: "edge", style: { "width": 1.4, "curve-style": "straight", "target-arrow-shape": "triangle", "arrow-scale": 0.8 } },
+      { selector: "edge[lbl != \"\"]", style: { "label": "data(lbl)", "font-size": 9, "color": "#4a5360", "text-background-color": "#fff", "text-background-opacity": 1 } },
       { selector: "edge.stated", style: { "line-color": "#1a5fb4", "target-arrow-color": "#1a5fb4" } },
       { selector: "edge.derived", style: { "line-color": "#b54708", "target-arrow-color": "#b54708", "line-style": "dashed" } },
       { selector: ".hidden", style: { "display": "none" } }
@@ -171,6 +185,7 @@
   var expanded = {};
   function expand(node) {
     var id = node.id();
+    if (node.hasClass("k-group")) { window.location.href = node.data("url"); return; }
     if (!api || expanded[id] || node.hasClass("box")) return;
     expanded[id] = true;
     status.textContent = "Expanding " + node.data("qname") + "…";
