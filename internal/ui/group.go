@@ -78,6 +78,7 @@ func group(g *Graph, open map[string]bool, page url.URL) {
 		}
 	}
 	page.Path = strings.TrimPrefix(page.Path, "/api")
+	page.Scheme, page.Host, page.User = "", "", nil
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
 		for k := range groups {
 			if !yield(k) {
@@ -91,11 +92,15 @@ func group(g *Graph, open map[string]bool, page url.URL) {
 			continue
 		}
 		_, name, _ := strings.Cut(k, "|")
+		shown := name
+		if shown == "." {
+			shown = "(top folder)"
+		}
 		q := page.Query()
 		q.Add("open", gid)
 		u := page
 		u.RawQuery, u.Fragment = q.Encode(), ""
-		g.Nodes = append(g.Nodes, GNode{ID: gid, Label: name + " (" + strconv.Itoa(len(members)) + ")", QName: name, Kind: "group",
+		g.Nodes = append(g.Nodes, GNode{ID: gid, Label: shown + " (" + strconv.Itoa(len(members)) + ")", QName: name, Kind: "group",
 			Cluster: coarser(name), Level: g.Nodes[members[0]].Level, URL: u.String(), Count: len(members)})
 		for _, i := range members {
 			g.Nodes[i].Group = gid
