@@ -15,8 +15,9 @@
 // # Layout
 //
 // server.go: the handler, the checks and the page table; pages.go and
-// filepage.go: each page's data; graph.go and layout.go: the graph views'
-// data and their layered layout; assets/ and templates/: embedded files.
+// filepage.go: each page's data; graph.go, group.go and layout.go: the graph
+// views' data, the grouping of large ones by folder or namespace and their
+// layered layout; assets/ and templates/: embedded files.
 package ui
 
 import (
