@@ -1,0 +1,14 @@
+<?php
+
+namespace App\Controller;
+
+final class HomeController
+{
+    public function __invoke(): void
+    {
+    }
+
+    public function legacy(int $id): void
+    {
+    }
+}

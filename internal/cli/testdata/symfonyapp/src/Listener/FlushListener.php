@@ -1,0 +1,10 @@
+<?php
+
+namespace App\Listener;
+
+final class FlushListener
+{
+    public function onFlush(): void
+    {
+    }
+}

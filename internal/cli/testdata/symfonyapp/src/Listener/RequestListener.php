@@ -1,0 +1,14 @@
+<?php
+
+namespace App\Listener;
+
+final class RequestListener
+{
+    public function onKernelRequest(): void
+    {
+    }
+
+    public function after(): void
+    {
+    }
+}

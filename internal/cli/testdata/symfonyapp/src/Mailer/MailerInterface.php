@@ -1,0 +1,8 @@
+<?php
+
+namespace App\Mailer;
+
+interface MailerInterface
+{
+    public function send(string $to): void;
+}

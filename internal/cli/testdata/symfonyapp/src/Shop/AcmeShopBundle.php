@@ -1,0 +1,7 @@
+<?php
+
+namespace Acme\Shop;
+
+final class AcmeShopBundle
+{
+}
