@@ -99,6 +99,11 @@ const (
 	// hook, From the enclosing function. Resolve links the function to every
 	// callback registered for the hook (calls, derived, props via).
 	RefHookFire RefKind = "hook_fire"
+	// RefContainerBind is a Laravel container binding
+	// ($this->app->bind/singleton/scoped/instance(I::class, C::class)): Name is
+	// the bound interface or class, Props class the implementation. The
+	// build lets a call through the interface reach the class's method.
+	RefContainerBind RefKind = "container_bind"
 )
 
 // Ref is one use of a name at path:line, from the innermost enclosing node.

@@ -514,7 +514,7 @@ func write(ctx context.Context, opts Options, dir string, info *Info) error {
 	resolved.Unresolved = append(resolved.Unresolved, dom.Unresolved...)
 	maps.Copy(resolved.Meta, dom.Meta)
 	edges = dedupEdges(slices.Concat(edges, resolved.Edges, dom.Edges))
-	edges = append(edges, bindingCalls(nodes, edges, sc.bindings)...)
+	edges = append(edges, bindingCalls(nodes, edges, append(sc.bindings, codeBindings(refs)...))...)
 	resolved.Unresolved = dedupUnresolved(resolved.Unresolved)
 	info.Unresolved = len(resolved.Unresolved)
 	opts.Logger.Info("resolved", "edges", len(edges), "unresolved", len(resolved.Unresolved), "ms", time.Since(walkStart).Milliseconds())

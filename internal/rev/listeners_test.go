@@ -183,3 +183,66 @@ func TestConfiguration_SymfonyServices(t *testing.T) {
 		t.Errorf("calls of Notifier::notify (-want +got):\n%s", diff)
 	}
 }
+
+// TestConfiguration_LaravelBindings: a binding in a service provider
+// ($this->app->singleton(I::class, C::class)) makes a call through the
+// interface reach the bound class's method, derived, the binding's line as
+// evidence.
+func TestConfiguration_LaravelBindings(t *testing.T) {
+	g := buildGraph(t, map[string]string{
+		"app/Providers/AppServiceProvider.php": `<?php
+namespace App\Providers;
+
+use App\Billing\PaymentGateway;
+use App\Billing\StripeGateway;
+
+class AppServiceProvider
+{
+    public function register(): void
+    {
+        $this->app->singleton(PaymentGateway::class, StripeGateway::class);
+    }
+}
+`,
+		"app/Billing/PaymentGateway.php": "<?php\nnamespace App\\Billing;\n\ninterface PaymentGateway\n{\n    public function charge(int $cents): void;\n}\n",
+		"app/Billing/StripeGateway.php":  "<?php\nnamespace App\\Billing;\n\nclass StripeGateway implements PaymentGateway\n{\n    public function charge(int $cents): void {}\n}\n",
+		"app/Http/Checkout.php": `<?php
+namespace App\Http;
+
+use App\Billing\PaymentGateway;
+
+class Checkout
+{
+    public function __construct(private PaymentGateway $gateway) {}
+
+    public function pay(): void
+    {
+        $this->gateway->charge(100);
+    }
+}
+`,
+	})
+	ctx := context.Background()
+	nodes, err := g.AllNodes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]fact.Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	edges, err := g.EdgesOfKinds(ctx, []fact.EdgeKind{fact.Calls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range edges {
+		if byID[e.From].QName == `App\Http\Checkout::pay` && e.Props["via"] != "" {
+			got = append(got, byID[e.To].QName+" "+string(e.Provenance)+" "+e.EvidencePath+":"+strconv.Itoa(e.EvidenceLine))
+		}
+	}
+	want := []string{`App\Billing\StripeGateway::charge derived app/Providers/AppServiceProvider.php:11`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("calls through the binding (-want +got):\n%s", diff)
+	}
+}

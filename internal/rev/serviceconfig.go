@@ -214,3 +214,15 @@ func bindingCalls(nodes []fact.Node, edges []fact.Edge, bs []binding) []fact.Edg
 	}
 	return out
 }
+
+// codeBindings are the container bindings PHP code states (Laravel's
+// $this->app->bind and its kin).
+func codeBindings(refs []fact.Ref) []binding {
+	var out []binding
+	for i := range refs {
+		if r := &refs[i]; r.Kind == fact.RefContainerBind && r.Props["class"] != "" {
+			out = append(out, binding{r.Name, r.Props["class"], r.Path, r.Line})
+		}
+	}
+	return out
+}

@@ -157,3 +157,40 @@ func (d *domainWalker) subscribedEvents(m *sitter.Node, c *domainClass) {
 		return false
 	})
 }
+
+// containerBind reads a Laravel container binding on the application:
+// $this->app->bind(I::class, C::class), singleton, scoped, bindIf,
+// singletonIf, and instance(I::class, new C(...)).
+func (d *domainWalker) containerBind(n *sitter.Node, recv, method string, pos []*sitter.Node) {
+	switch method {
+	case "bind", "singleton", "scoped", "bindif", "singletonif", "instance":
+	default:
+		return
+	}
+	if len(pos) < 2 || !(strings.HasSuffix(recv, "->app") || recv == "$app" || recv == "app()") {
+		return
+	}
+	name := func(v *sitter.Node) string {
+		if v.Kind() == "object_creation_expression" && method == "instance" {
+			for i := uint(0); i < v.NamedChildCount(); i++ {
+				if c := v.NamedChild(i); c.Kind() == "name" || c.Kind() == "qualified_name" {
+					return d.names.sc.class(d.text(c))
+				}
+			}
+			return ""
+		}
+		if s, ok := d.literal(v); ok && identLike(s) && strings.Contains(s, `\`) {
+			return strings.TrimPrefix(s, `\`)
+		}
+		t := d.text(v)
+		if v.Kind() == "class_constant_access_expression" && strings.HasSuffix(fact.Lower(t), "::class") {
+			return d.names.sc.class(t[:len(t)-len("::class")])
+		}
+		return ""
+	}
+	iface, impl := name(pos[0]), name(pos[1])
+	if iface == "" || impl == "" || fact.Lower(iface) == fact.Lower(impl) {
+		return
+	}
+	d.ref(fact.RefContainerBind, d.enclosing(line(n.StartPosition())), n, iface, map[string]string{"class": impl})
+}

@@ -295,6 +295,7 @@ func (d *domainWalker) memberCall(n *sitter.Node) bool {
 	pos, named := d.args(n)
 	d.ormMember(n, recv, method, pos)
 	d.templateMember(n, recv, method, pos)
+	d.containerBind(n, recv, method, pos)
 	if method == "name" && d.routeName(n, obj, pos) {
 		return true
 	}
