@@ -260,9 +260,12 @@ func (s *stand) scratch(ctx context.Context) error {
 			return err
 		}
 	}
-	// Only the commits replayed are fetched (--depth): a shallow clone, or a
-	// partial one missing older objects, has them.
-	if _, err := gitOut(ctx, s.tree, "fetch", "-q", "--no-tags", fmt.Sprintf("--depth=%d", len(commits)), s.project, "HEAD"); err != nil {
+	// The commits replayed are fetched (--depth), and behind the indexed one
+	// the window impact's co_changed block mines (co_change.commits), as a
+	// clone of the project has it; a shallow clone, or a partial one missing
+	// older objects, has the replayed ones at least.
+	depth := len(commits) + max(0, s.opts.Config.CoChange.Commits)
+	if _, err := gitOut(ctx, s.tree, "fetch", "-q", "--no-tags", fmt.Sprintf("--depth=%d", depth), s.project, "HEAD"); err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
