@@ -179,7 +179,7 @@ func (x *extraction) facts() lang.Facts {
 
 // signature is the declaration's first line, without its body's brace.
 func (x *extraction) signature(d *def) string {
-	s := string(x.src[d.start:d.end])
+	s := string(x.src[max(d.sig, d.start):d.end])
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}

@@ -228,7 +228,8 @@ type def struct {
 	kind       string // the capture's KIND
 	name       string
 	start, end uint // bytes of the declaration node
-	line, last int  // 1-based lines
+	line, last int  // 1-based lines; line is past leading annotations
+	sig        uint // the byte line starts at: the signature's first
 	col        int
 	receiver   string
 	node       sitter.Node
@@ -307,7 +308,8 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 			seen[[2]uint{main.StartByte(), name.StartByte()}] = true
 			np := name.StartPosition()
 			d := def{kind: kind, name: cleanName(text(name)), start: main.StartByte(), end: main.EndByte(),
-				line: int(pos.Row) + 1, last: int(main.EndPosition().Row) + 1, col: int(np.Column), node: *main}
+				last: int(main.EndPosition().Row) + 1, col: int(np.Column), node: *main}
+			d.line, d.sig = declStart(main)
 			if receiver != nil {
 				d.receiver = baseName(text(receiver))
 			}
@@ -389,6 +391,41 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 	})
 	slices.SortStableFunc(x.uses, func(a, b use) int { return int(a.start) - int(b.start) })
 	x.uses = dedupUses(x.uses, x.spec.Predeclared)
+}
+
+// annotationKinds are the node kinds of annotations, attributes and
+// decorators written before a declaration inside its node (Java, Kotlin,
+// C#, TypeScript): the declaration's line is the one after them, where its
+// modifiers, keyword and name are.
+var annotationKinds = map[string]bool{
+	"annotation": true, "marker_annotation": true, "attribute_list": true, "decorator": true,
+	"attribute_item": true, "comment": true, "line_comment": true, "block_comment": true, "multiline_comment": true,
+}
+
+// declStart is the 1-based line and the byte where declaration n starts,
+// leading annotations left out.
+func declStart(n *sitter.Node) (int, uint) {
+	at := func(c *sitter.Node) (int, uint) { return int(c.StartPosition().Row) + 1, c.StartByte() }
+	first := n.Child(0)
+	if first == nil || !(annotationKinds[first.Kind()] || first.Kind() == "modifiers") {
+		return at(n)
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if annotationKinds[c.Kind()] {
+			continue
+		}
+		if c.Kind() == "modifiers" {
+			for j := uint(0); j < c.ChildCount(); j++ {
+				if g := c.Child(j); !annotationKinds[g.Kind()] {
+					return at(g)
+				}
+			}
+			continue
+		}
+		return at(c)
+	}
+	return at(n)
 }
 
 // rank orders the readings of one name at one place: a hierarchy or an
