@@ -54,3 +54,25 @@ func TestLanguages_DefinitionLineAfterAnnotations(t *testing.T) {
 		})
 	}
 }
+
+// TestLanguages_LuaFunctionsInTablesAndFields: functions bound to a table
+// field (M.f = function ... end, { f = function ... end }) are definitions,
+// as Lua modules and metatables write their methods.
+func TestLanguages_LuaFunctionsInTablesAndFields(t *testing.T) {
+	src := "local M = {}\nM.build = function(x)\n  return x\nend\nlocal mt = {\n  __index = function(self, k)\n    return nil\n  end,\n  size = 3,\n}\nreturn M\n"
+	p, err := Registry()["lua"].New(lang.Options{ChunkTokens: 512, MaxFileWork: 20000000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	f, err := p.File(context.Background(), "m.lua", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustHave(t, "outline", outline(f), "method M.build 2-4 <>", "function __index 6-8 <>")
+	for _, n := range f.Nodes {
+		if n.Name == "size" {
+			t.Errorf("a field holding a number is no function: %v", outline(f))
+		}
+	}
+}

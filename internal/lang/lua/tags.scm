@@ -9,6 +9,10 @@
 (assignment_statement
   (variable_list . (identifier) @name)
   (expression_list . (function_definition))) @def.function
+(assignment_statement
+  (variable_list . (dot_index_expression table: (_) @receiver field: (identifier) @name))
+  (expression_list . (function_definition))) @def.function
+(field name: (identifier) @name value: (function_definition)) @def.function
 
 (function_call name: (identifier) @name) @call
 (function_call name: (dot_index_expression table: (_) @recv field: (identifier) @name)) @call
