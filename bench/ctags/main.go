@@ -307,7 +307,7 @@ func runCtags(o oracle, dir string, paths []string) (ds, weak []decl, took time.
 		if json.Unmarshal(sc.Bytes(), &t) != nil || t.Type != "tag" {
 			continue
 		}
-		if strings.HasPrefix(t.Name, "<") || strings.HasPrefix(t.Name, "__anon") {
+		if strings.HasPrefix(t.Name, "<") || strings.HasPrefix(t.Name, "__anon") || strings.HasPrefix(t.Name, "AnonymousFunction") {
 			continue // ctags' names of anonymous functions and types
 		}
 		if o.weak[t.Kind] {
