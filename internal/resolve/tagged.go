@@ -53,9 +53,14 @@ func init() {
 
 // binding is what one imported name of a file stands for.
 type binding struct {
-	files []string // the project files of the module; nil when outside the project
-	name  string   // the exported name; "*" the module itself
+	files   []string // the project files of the module; nil when outside the project
+	name    string   // the exported name; "*" the module itself
+	targets []int    // the declarations a Java or C# import names, found when bound
 }
+
+// packageRef is the Name of the import reference stating a file's package
+// (Java) or file-scoped namespace (C#): lang/tags.PackageRef.
+const packageRef = "<package>"
 
 type taggedResolver struct {
 	family  string
@@ -67,6 +72,12 @@ type taggedResolver struct {
 	files   map[string]bool             // files of the family
 	dirs    map[string][]string         // directory → files of the family (Go packages)
 	binds   map[string]map[string]binding
+	// Java and C#: declarations by package or namespace, the files of each,
+	// each file's package and the packages it imports whole
+	ns      map[string]map[string][]int
+	nsFiles map[string][]string
+	pkgOf   map[string]string
+	wild    map[string][]string
 	out     Output
 	stats   map[fact.RefKind]*KindStats
 }
@@ -75,6 +86,7 @@ func resolveTagged(ctx context.Context, in Input) (Output, error) {
 	r := &taggedResolver{family: taggedFamily(in.Lang), byID: map[string]int{}, byName: map[string][]int{},
 		top: map[string]map[string][]int{}, members: map[string]map[string][]int{}, files: map[string]bool{},
 		dirs: map[string][]string{}, binds: map[string]map[string]binding{}, stats: map[fact.RefKind]*KindStats{},
+		ns: map[string]map[string][]int{}, nsFiles: map[string][]string{}, pkgOf: map[string]string{}, wild: map[string][]string{},
 		out: Output{Meta: map[string]string{}}}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
@@ -96,9 +108,10 @@ func resolveTagged(ctx context.Context, in Input) (Output, error) {
 		}
 		add(r.members, n.Parent, n.Name, k)
 	}
+	r.packages(in.Refs)
 	// imports first: calls read the bindings
 	for i := range in.Refs {
-		if ref := &in.Refs[i]; ref.Kind == fact.RefImport {
+		if ref := &in.Refs[i]; ref.Kind == fact.RefImport && ref.Name != packageRef {
 			r.count(ref, r.importRef(ref))
 		}
 	}
@@ -153,9 +166,127 @@ func (r *taggedResolver) unresolved(ref *fact.Ref, reason string) outcome {
 	return unresolved
 }
 
+// packages files the declarations of Java and C# by package or namespace:
+// a file's top-level declarations belong to its package (Java) or
+// file-scoped namespace (C#), the members of a namespace block to the
+// block's qualified name.
+func (r *taggedResolver) packages(refs []fact.Ref) {
+	if r.family != "java" && r.family != "csharp" {
+		return
+	}
+	for i := range refs {
+		if ref := &refs[i]; ref.Kind == fact.RefImport && ref.Name == packageRef {
+			r.pkgOf[ref.Path] = ref.Qualifier
+		}
+	}
+	for k := range r.nodes {
+		n := &r.nodes[k]
+		pkg := ""
+		if n.Parent == fact.FileNodeID(n.Path) {
+			pkg = r.pkgOf[n.Path]
+		} else if p, ok := r.byID[n.Parent]; ok && r.nodes[p].Kind == fact.Namespace {
+			pkg = r.nodes[p].QName
+		}
+		if pkg == "" || n.Kind == fact.File {
+			continue
+		}
+		add(r.ns, pkg, n.Name, k)
+		if fs := r.nsFiles[pkg]; len(fs) == 0 || fs[len(fs)-1] != n.Path {
+			r.nsFiles[pkg] = append(fs, n.Path)
+		}
+	}
+}
+
+// importJVM binds a Java import or a C# using: a package or namespace
+// imported whole (`import a.b.*`, `using A.B;`), a type of one (`import
+// a.b.C`, `using C = A.B.C;`) or a member of a type (`import a.b.C.D`,
+// `import static a.b.C.m`).
+func (r *taggedResolver) importJVM(ref *fact.Ref) outcome {
+	from := fact.FileNodeID(ref.Path)
+	linkFiles := func(files []string) {
+		for _, f := range files {
+			if f != ref.Path {
+				r.edge(fact.Imports, from, fact.FileNodeID(f), ref, fact.Stated, 1)
+			}
+		}
+	}
+	if ref.Alt == "*" {
+		if _, ok := r.ns[ref.Qualifier]; !ok {
+			return external
+		}
+		r.wild[ref.Path] = append(r.wild[ref.Path], ref.Qualifier)
+		linkFiles(r.nsFiles[ref.Qualifier])
+		return stated
+	}
+	t := r.ns[ref.Qualifier][ref.Alt]
+	if len(t) == 0 {
+		// a member of a type: the qualifier is package.Type
+		if i := strings.LastIndexByte(ref.Qualifier, '.'); i > 0 {
+			for _, c := range r.filter(r.ns[ref.Qualifier[:i]][ref.Qualifier[i+1:]], fact.NodeKind.IsType) {
+				t = append(t, r.members[r.nodes[c].ID][ref.Alt]...)
+			}
+		}
+	}
+	if r.binds[ref.Path] == nil {
+		r.binds[ref.Path] = map[string]binding{}
+	}
+	r.binds[ref.Path][ref.Name] = binding{name: ref.Alt, targets: t}
+	if len(t) == 0 {
+		return external
+	}
+	var files []string
+	for _, k := range t {
+		if p := r.nodes[k].Path; !slices.Contains(files, p) {
+			files = append(files, p)
+		}
+	}
+	linkFiles(files)
+	return stated
+}
+
+// inPackage finds name in the packages ref's scope sees without an import:
+// its enclosing namespaces and their parents (C#), the file's package, and
+// then the packages the file imports whole.
+func (r *taggedResolver) inPackage(ref *fact.Ref, name string) []int {
+	var scopes []string
+	for id, i := ref.From, 0; i < 32; i++ {
+		k, ok := r.byID[id]
+		if !ok {
+			break
+		}
+		if r.nodes[k].Kind == fact.Namespace {
+			scopes = append(scopes, r.nodes[k].QName)
+		}
+		id = r.nodes[k].Parent
+	}
+	if p := r.pkgOf[ref.Path]; p != "" {
+		scopes = append(scopes, p)
+	}
+	for _, s := range scopes {
+		for {
+			if t := r.ns[s][name]; len(t) > 0 {
+				return t
+			}
+			i := strings.LastIndexByte(s, '.')
+			if i < 0 || r.family == "java" { // Java's packages do not nest
+				break
+			}
+			s = s[:i]
+		}
+	}
+	var out []int
+	for _, w := range r.wild[ref.Path] {
+		out = append(out, r.ns[w][name]...)
+	}
+	return out
+}
+
 // importRef binds ref's local name in its file and links the file to the
 // module's files.
 func (r *taggedResolver) importRef(ref *fact.Ref) outcome {
+	if r.family == "java" || r.family == "csharp" {
+		return r.importJVM(ref)
+	}
 	files := r.moduleFiles(ref.Path, ref.Qualifier)
 	if r.binds[ref.Path] == nil {
 		r.binds[ref.Path] = map[string]binding{}
@@ -271,6 +402,9 @@ func (r *taggedResolver) inFiles(files []string, name string) []int {
 // bound says the name is an import binding (possibly outside the project).
 func (r *taggedResolver) scoped(ref *fact.Ref, name string) (targets []int, bound bool) {
 	if b, ok := r.binds[ref.Path][name]; ok {
+		if len(b.targets) > 0 {
+			return b.targets, true
+		}
 		if b.name == "*" || len(b.files) == 0 {
 			return nil, true
 		}
@@ -283,8 +417,11 @@ func (r *taggedResolver) scoped(ref *fact.Ref, name string) (targets []int, boun
 	if t := r.top[ref.Path][name]; len(t) > 0 {
 		return t, false
 	}
-	if r.family == "go" {
+	switch r.family {
+	case "go":
 		return r.inFiles(r.dirs[path.Dir(ref.Path)], name), false
+	case "java", "csharp":
+		return r.inPackage(ref, name), false
 	}
 	return nil, false
 }
@@ -298,6 +435,21 @@ func (r *taggedResolver) module(ref *fact.Ref) (targets []int, bound, inProject 
 		return nil, false, false
 	}
 	return r.inFiles(b.files, ref.Name), true, len(b.files) > 0
+}
+
+// typeMembers are the methods named ref.Name of the type ref's qualifier
+// names in the file's scope.
+func (r *taggedResolver) typeMembers(ref *fact.Ref) []int {
+	q := ref.Qualifier
+	if q == "" || strings.ContainsAny(q, ".") {
+		return nil
+	}
+	ts, _ := r.scoped(ref, q)
+	var out []int
+	for _, c := range r.filter(ts, fact.NodeKind.IsType) {
+		out = append(out, r.filter(r.members[r.nodes[c].ID][ref.Name], isMethod)...)
+	}
+	return out
 }
 
 // enclosingType is the id of the class-like declaration around from.
@@ -369,6 +521,15 @@ func (r *taggedResolver) resolve(ref *fact.Ref) outcome {
 		} else if bound {
 			return external
 		}
+		if r.family == "java" || r.family == "csharp" {
+			// a bare call names a method of the enclosing class
+			if c := r.enclosingType(ref.From); c != "" {
+				if t := r.filter(r.members[c][ref.Name], isMethod); len(t) > 0 {
+					r.link(ref, fact.Calls, t, fact.Stated, 1)
+					return stated
+				}
+			}
+		}
 		return r.byNameOf(ref, fact.Calls, isFunc)
 	case fact.RefMethodCall:
 		if t, bound, in := r.module(ref); bound {
@@ -383,6 +544,11 @@ func (r *taggedResolver) resolve(ref *fact.Ref) outcome {
 		}
 		if _, ok := r.binds[ref.Path][ref.Qualifier]; ok && r.family == "go" {
 			return external // a package outside the module
+		}
+		// a static call through a type the scope names (Foo.bar())
+		if t := r.typeMembers(ref); len(t) > 0 {
+			r.link(ref, fact.Calls, t, fact.Stated, 1)
+			return stated
 		}
 		switch ref.Qualifier {
 		case "this", "self", "cls", "super":

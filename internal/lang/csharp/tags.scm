@@ -23,3 +23,8 @@
 (variable_declaration type: (identifier) @typeref)
 (method_declaration returns: (identifier) @typeref)
 (property_declaration type: (identifier) @typeref)
+
+(file_scoped_namespace_declaration name: (_) @import.source) @package
+(using_directive name: (identifier) @import.alias
+  [(qualified_name qualifier: (_) @import.source name: (_) @import.name)]) @import
+(using_directive !name [(identifier) (qualified_name)] @import.source) @import

@@ -18,3 +18,7 @@
 (object_creation_expression type: [(type_identifier) (generic_type) (scoped_type_identifier)] @name) @new
 
 (type_identifier) @typeref
+
+(package_declaration [(identifier) (scoped_identifier)] @import.source) @package
+(import_declaration (scoped_identifier scope: (_) @import.source name: (identifier) @import.name)) @import
+(import_declaration [(identifier) (scoped_identifier)] @import.source (asterisk)) @import

@@ -21,6 +21,8 @@
 //	@import         an import; @import.source the module as written,
 //	                @import.name the name it exports, @import.alias the
 //	                local name
+//	@package        the file's package (Java) or file-scoped namespace
+//	                (C#); @import.source its name
 //	@doc            a docstring (Python): the text of the innermost
 //	                declaration holding it
 //
@@ -350,7 +352,17 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 			if receiver != nil {
 				u.owner = baseName(text(receiver))
 			}
+		case "package":
+			// the file's package or namespace: the declarations of the file
+			// belong to it (Java, C#)
+			u.kind, u.recv, u.alt, u.name = fact.RefImport, text(source), PackageRef, PackageRef
+			if u.recv == "" {
+				continue
+			}
 		case "import":
+			if imported != nil && hasChild(main, "asterisk") {
+				continue // `import a.b.*` is read by its own pattern
+			}
 			u.kind = fact.RefImport
 			u.recv = unquote(text(source))
 			u.alt = text(imported)
@@ -391,6 +403,21 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 	})
 	slices.SortStableFunc(x.uses, func(a, b use) int { return int(a.start) - int(b.start) })
 	x.uses = dedupUses(x.uses, x.spec.Predeclared)
+}
+
+// PackageRef is the Name and Alt of the import reference stating the file's
+// package (Java) or file-scoped namespace (C#); Recv is the package. It is no
+// name a program can bind.
+const PackageRef = "<package>"
+
+// hasChild tells whether n has a child of kind k.
+func hasChild(n *sitter.Node, k string) bool {
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if n.Child(i).Kind() == k {
+			return true
+		}
+	}
+	return false
 }
 
 // annotationKinds are the node kinds of annotations, attributes and
