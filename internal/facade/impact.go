@@ -21,15 +21,17 @@ import (
 
 // ImpactArgs names what changes.
 type ImpactArgs struct {
-	ID    string `json:"id,omitempty" jsonschema:"node id of the definition that changes"`
-	QName string `json:"qname,omitempty" jsonschema:"a name (add, Cart::add), qualified name or path:line instead of id"`
-	Near  string `json:"near,omitempty" jsonschema:"your file: picks among same-named definitions"`
-	Path  string `json:"path,omitempty" jsonschema:"a file that changes, instead of one definition"`
-	Line  int    `json:"line,omitempty" jsonschema:"with path: the line that changes (its definition, and data from what it defines)"`
-	Depth int    `json:"depth,omitempty" jsonschema:"how many edges to follow back (1-5, default 3)"`
-	Mode  string `json:"mode,omitempty" jsonschema:"hard (stated chains only) or all (default)"`
-	List  string `json:"list,omitempty" jsonschema:"list to page: symbols (default), files, entry_points, tables"`
-	Data  bool   `json:"data,omitempty" jsonschema:"true: add result.data, what reads the changed parameters, written properties, return value"`
+	ID    string `json:"id,omitempty" jsonschema:"definition id"`
+	QName string `json:"qname,omitempty" jsonschema:"add, Cart::add, a qualified name or path:line"`
+	Near  string `json:"near,omitempty" jsonschema:"your file, to pick among same names"`
+	Path  string `json:"path,omitempty" jsonschema:"a changed file"`
+	Line  int    `json:"line,omitempty" jsonschema:"with path: the changed line"`
+	Depth int    `json:"depth,omitempty" jsonschema:"1-5, default 3"`
+	Mode  string `json:"mode,omitempty" jsonschema:"hard or all (default)"`
+	List  string `json:"list,omitempty" jsonschema:"page symbols (default), files, entry_points or tables"`
+	Data  bool   `json:"data,omitempty" jsonschema:"add what reads the changed values"`
+	// Blocks keeps only the named blocks of the answer (targets always).
+	Blocks []string `json:"blocks,omitempty" jsonschema:"only symbols, files, entry_points, tables, tests, co_changed, data"`
 	DataBudget
 	Page
 	Output
@@ -80,7 +82,7 @@ type ImpactResult struct {
 	Targets []Symbol    `json:"targets"`
 	Depth   int         `json:"depth"`
 	Mode    string      `json:"mode"`
-	List    string      `json:"list"` // the list this answer pages
+	List    string      `json:"list"` // the list this answer pages ("" when blocks leave it out)
 	Hard    ImpactBlock `json:"hard"`
 	Soft    ImpactBlock `json:"soft"`
 	// Cursors has, for each list an answer paging symbols cut after its
@@ -97,6 +99,62 @@ type ImpactResult struct {
 
 // impactLists are the lists impact pages; a cursor names one.
 var impactLists = []string{"symbols", "files", "entry_points", "tables"}
+
+// impactBlocks are the blocks an impact answer can be cut to.
+var impactBlocks = []string{"symbols", "files", "entry_points", "tables", "tests", "co_changed", "data"}
+
+// checkBlocks validates a block selection; nil means every block.
+func checkBlocks(bs []string) (map[string]bool, error) {
+	if len(bs) == 0 {
+		return nil, nil
+	}
+	want := map[string]bool{}
+	for _, b := range bs {
+		if !slices.Contains(impactBlocks, b) {
+			return nil, badInput("unknown block %q; valid blocks: %s", b, strings.Join(impactBlocks, ", "))
+		}
+		want[b] = true
+	}
+	return want, nil
+}
+
+// keepBlocks empties the blocks of res that want does not name.
+func keepBlocks(res *ImpactResult, want map[string]bool) {
+	if want == nil {
+		return
+	}
+	for _, b := range []*ImpactBlock{&res.Hard, &res.Soft} {
+		if !want["symbols"] {
+			b.Symbols, b.SymbolsTotal = []ImpactItem{}, 0
+		}
+		if !want["files"] {
+			b.Files, b.FilesTotal = []ImpactFile{}, 0
+		}
+		if !want["entry_points"] {
+			b.EntryPoints, b.EntryPointsTotal = []ImpactItem{}, 0
+		}
+		if !want["tables"] {
+			b.Tables, b.TablesTotal = []ImpactItem{}, 0
+		}
+		if !want["tests"] {
+			b.Tests = []Symbol{}
+		}
+	}
+	for l := range res.Cursors {
+		if !want[l] {
+			delete(res.Cursors, l)
+		}
+	}
+	if len(res.Cursors) == 0 {
+		res.Cursors = nil
+	}
+	if !want["co_changed"] {
+		res.CoChanged = nil
+	}
+	if !want["data"] {
+		res.Data = nil
+	}
+}
 
 // impactPager validates the list, limit and cursor of an impact request. A
 // cursor names its list ("impact" for symbols, "impact.<list>" otherwise).
@@ -175,6 +233,14 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	if err != nil {
 		return nil, err
 	}
+	want, err := checkBlocks(args.Blocks)
+	if err != nil {
+		return nil, err
+	}
+	if want != nil && !want[list] && (args.List != "" || args.Cursor != "") {
+		return nil, badInput("blocks must name the list %s that the request pages", list)
+	}
+	wantData := args.Data || want["data"]
 	limit, offset := pg.limit, pg.offset
 	c, err := s.begin(ctx, op, pg)
 	if err != nil {
@@ -313,16 +379,18 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	res.Hard.EntryPoints, res.Soft.EntryPoints = impactItems(pageHE, syms), impactItems(pageSE, syms)
 	res.Hard.Tables, res.Soft.Tables = impactItems(pageHT, syms), impactItems(pageST, syms)
 	if list == "symbols" && offset == 0 {
-		if res.Hard.Tests, res.Soft.Tests, err = s.impactTests(ctx, snap, res.Targets, hard, soft, places); err != nil {
-			return nil, err
+		if want == nil || want["tests"] {
+			if res.Hard.Tests, res.Soft.Tests, err = s.impactTests(ctx, snap, res.Targets, hard, soft, places); err != nil {
+				return nil, err
+			}
 		}
-		if len(res.Targets) > 0 {
+		if len(res.Targets) > 0 && (want == nil || want["co_changed"]) {
 			if res.CoChanged, err = s.coChanged(ctx, snap, res.Targets[0]); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if list == "symbols" && offset == 0 && args.Data {
+	if list == "symbols" && offset == 0 && wantData {
 		dt := dataTarget{path: path, line: args.Line}
 		if args.Line == 0 && len(res.Targets) > 0 {
 			dt.sym = res.Targets[0]
@@ -343,6 +411,11 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 			}
 			env.Suggest = append(env.Suggest, Suggestion{Op: "slice", Args: a, Why: "every place " + c.Name + " reaches, paged"})
 		}
+	}
+	keepBlocks(&res, want)
+	if want != nil && !want[list] {
+		// the paged list is not shown: nothing to page
+		returned, total, res.List = 0, 0, ""
 	}
 	env.Result = res
 	env.Limits = pg.limits(snap, returned, total)

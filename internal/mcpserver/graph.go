@@ -25,12 +25,10 @@ target: src/Checkout.php:8  App\Checkout::run  method
 stated:
 src/Checkout.php:10  App\Cart::addItem  calls
 src/Checkout.php:11  App\Shipping::cost  calls`},
-	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, instantiation, inheritance, includes) up to depth (default 3), their files, entry points, tables, tests; co_changed: what changed in the same commits. hard: stated chains only; soft: the rest. data: true adds what reads the changed parameters, properties, return value. Lists other than symbols page with list and their cursors.
-Example: {"qname": "App\\Cart::addItem"} answers
+	{op: "impact", title: "Change impact", description: `What may break when a definition or file changes: symbols reaching it backwards (calls, references, new, extends, includes) up to depth, their files, entry points, tables, tests; co_changed: what changed in the same commits. hard: stated chains; soft: the rest. blocks: only those named.
+Example: {"qname": "App\\Cart::addItem", "blocks": ["tests"]} answers
 targets:
 src/Cart.php:13  App\Cart::addItem  method
-hard.symbols:
-src/Checkout.php:8  App\Checkout::run  method
 hard.tests:
 tests/CheckoutTest.php:12  Tests\CheckoutTest::testRun  method`},
 }
