@@ -31,7 +31,7 @@ const supertypesCap = 500
 // transitively up to the depth implementations walks down.
 func (s *Service) Supertypes(ctx context.Context, args SupertypesArgs) (*Envelope, error) {
 	const op = "supertypes"
-	target := Target{ID: args.ID, QName: args.QName, Near: args.Near}
+	target := Target(args)
 	if err := target.check(); err != nil {
 		return nil, err
 	}
