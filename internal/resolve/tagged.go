@@ -438,9 +438,13 @@ func (r *taggedResolver) module(ref *fact.Ref) (targets []int, bound, inProject 
 }
 
 // typeMembers are the methods named ref.Name of the type ref's qualifier
-// names in the file's scope.
+// names in the file's scope, or of the qualifier's type when the front end
+// knows it (Alt: `const x = new Foo()`, `x: Foo`).
 func (r *taggedResolver) typeMembers(ref *fact.Ref) []int {
 	q := ref.Qualifier
+	if ref.Alt != "" {
+		q = ref.Alt
+	}
 	if q == "" || strings.ContainsAny(q, ".") {
 		return nil
 	}
@@ -545,7 +549,8 @@ func (r *taggedResolver) resolve(ref *fact.Ref) outcome {
 		if _, ok := r.binds[ref.Path][ref.Qualifier]; ok && r.family == "go" {
 			return external // a package outside the module
 		}
-		// a static call through a type the scope names (Foo.bar())
+		// a static call through a type the scope names (Foo.bar()) or a
+		// call on a variable of such a type
 		if t := r.typeMembers(ref); len(t) > 0 {
 			r.link(ref, fact.Calls, t, fact.Stated, 1)
 			return stated

@@ -3,6 +3,7 @@ package all
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ragraf/ragraf/internal/fact"
@@ -113,6 +114,41 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 		for k := range got {
 			if k == "references Shop.App.Checkout.Pay Shop.Other.Cart derived" {
 				t.Errorf("the imported Cart is stated, not matched by name: %v", got)
+			}
+		}
+	})
+}
+
+// TestLanguages_JSVariableTypes: a method call on a variable whose class
+// the function states (`const x = new Foo()`, `let`/`var`, TypeScript
+// `x: Foo` on a parameter or variable) is a stated call to that class's
+// method when the class is imported or declared in the file, not a match
+// by name among every method called so.
+func TestLanguages_JSVariableTypes(t *testing.T) {
+	t.Run("typescript", func(t *testing.T) {
+		got := resolveFiles(t, "typescript", map[string]string{
+			"web/cart.ts": "export class Cart {\n  add(n: number) {}\n  total() { return 0; }\n}\n",
+			"web/run.ts": "import { Cart } from './cart';\n\nclass Other {\n  add() {}\n  total() {}\n}\n\n" +
+				"export function run(c: Cart, d?: Cart) {\n  const x = new Cart();\n  x.add(1);\n  c.total();\n  let y: Cart = make();\n  y.add(2);\n  d.total();\n}\n\nfunction make(): Cart { return new Cart(); }\n",
+		})
+		mustLink(t, got,
+			"calls run Cart.add stated",
+			"calls run Cart.total stated",
+		)
+		for k := range got {
+			if strings.Contains(k, "run Other.") {
+				t.Errorf("a typed receiver's call matched by name: %q", k)
+			}
+		}
+	})
+	t.Run("javascript", func(t *testing.T) {
+		got := resolveFiles(t, "javascript", map[string]string{
+			"lib/shop.js": "class Foo {\n  bar() {}\n}\nclass Baz {\n  bar() {}\n}\n\nfunction f() {\n  var x = new Foo();\n  x.bar();\n}\n\nfunction g() {\n  let x = new Baz();\n  x.bar();\n}\n",
+		})
+		mustLink(t, got, "calls f Foo.bar stated", "calls g Baz.bar stated")
+		for k := range got {
+			if k == "calls_heuristic f Baz.bar derived" || k == "calls_heuristic g Foo.bar derived" {
+				t.Errorf("a typed receiver's call matched by name: %q", k)
 			}
 		}
 	})

@@ -44,3 +44,7 @@
     function: (identifier) @_require
     arguments: (arguments . (string) @import.source))
   (#eq? @_require "require")) @import
+
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: [(identifier) (member_expression)] @var.type)) @var

@@ -139,10 +139,45 @@ func (x *extraction) facts() lang.Facts {
 			f.Chunks = append(f.Chunks, x.chunk(cleanDoc(d.name), d.line, d.col, ids[i])) // col holds the last line
 		}
 	}
+	// variables of a known type by their scope: the innermost declaration
+	// (-1 the file)
+	varTypes := map[int]map[string]string{}
+	stack = stack[:0]
+	next := 0
+	for _, v := range x.vars {
+		for next < len(x.defs) && x.defs[next].start <= v.start {
+			for len(stack) > 0 && x.defs[stack[len(stack)-1]].end <= x.defs[next].start {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, next)
+			next++
+		}
+		for len(stack) > 0 && x.defs[stack[len(stack)-1]].end <= v.start {
+			stack = stack[:len(stack)-1]
+		}
+		scope := -1
+		if len(stack) > 0 {
+			scope = stack[len(stack)-1]
+		}
+		if varTypes[scope] == nil {
+			varTypes[scope] = map[string]string{}
+		}
+		varTypes[scope][v.name] = v.alt
+	}
+	// typeOf is the type of variable name seen from the declarations on the
+	// stack, innermost first, then the file
+	typeOf := func(name string) string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if t, ok := varTypes[stack[i]][name]; ok {
+				return t
+			}
+		}
+		return varTypes[-1][name]
+	}
 	// uses come in source order: the innermost declaration is found with a
 	// stack in one sweep
 	stack = stack[:0]
-	next := 0
+	next = 0
 	for _, u := range x.uses {
 		for next < len(x.defs) && x.defs[next].start <= u.start {
 			for len(stack) > 0 && x.defs[stack[len(stack)-1]].end <= x.defs[next].start {
@@ -171,8 +206,12 @@ func (x *extraction) facts() lang.Facts {
 				continue
 			}
 		}
+		alt := u.alt
+		if u.kind == fact.RefMethodCall && len(varTypes) > 0 && u.recv != "" && !strings.Contains(u.recv, ".") {
+			alt = typeOf(u.recv) // the receiver's class when it is a variable of a known type
+		}
 		f.Refs = append(f.Refs, fact.Ref{Kind: u.kind, From: from, Path: x.path, Line: u.line, Col: u.col,
-			Name: u.name, Qualifier: u.recv, Alt: u.alt})
+			Name: u.name, Qualifier: u.recv, Alt: alt})
 	}
 	return f
 }

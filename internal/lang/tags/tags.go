@@ -23,6 +23,10 @@
 //	                local name
 //	@package        the file's package (Java) or file-scoped namespace
 //	                (C#); @import.source its name
+//	@var            a variable of a known type: @name the variable,
+//	                @var.type its class (`const x = new Foo()`, `x: Foo`);
+//	                a method call on the variable in its scope has the type
+//	                in its Alt
 //	@doc            a docstring (Python): the text of the innermost
 //	                declaration holding it
 //
@@ -257,6 +261,7 @@ type extraction struct {
 	defs   []def
 	uses   []use
 	docs   []use // docstrings: name is the text
+	vars   []use // variables of a known type: name the variable, alt the type
 }
 
 // collect runs the query over the tree and sorts what it finds by place.
@@ -267,7 +272,7 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 	for m := matches.Next(); m != nil; m = matches.Next() {
 		var main *sitter.Node
 		var mainCap string
-		var name, recv, source, imported, alias, receiver *sitter.Node
+		var name, recv, source, imported, alias, receiver, varType *sitter.Node
 		defaultImport := false
 		for _, c := range m.Captures {
 			node := c.Node
@@ -286,6 +291,8 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 				imported = &node
 			case "import.alias":
 				alias = &node
+			case "var.type":
+				varType = &node
 			default:
 				if strings.HasPrefix(capName, "_") {
 					continue // a capture a predicate tests
@@ -385,6 +392,13 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 			if u.name == "" || u.recv == "" {
 				continue
 			}
+		case "var":
+			if name == nil || varType == nil {
+				continue
+			}
+			at(name)
+			x.vars = append(x.vars, use{start: u.start, line: u.line, col: u.col, name: text(name), alt: baseName(text(varType))})
+			continue
 		case "doc":
 			x.docs = append(x.docs, use{start: main.StartByte(), line: u.line, col: int(main.EndPosition().Row) + 1, name: text(main)})
 			continue
@@ -402,6 +416,7 @@ func (x *extraction) collect(cur *sitter.QueryCursor, q *sitter.Query, root *sit
 		return int(b.end) - int(a.end)
 	})
 	slices.SortStableFunc(x.uses, func(a, b use) int { return int(a.start) - int(b.start) })
+	slices.SortStableFunc(x.vars, func(a, b use) int { return int(a.start) - int(b.start) })
 	x.uses = dedupUses(x.uses, x.spec.Predeclared)
 }
 

@@ -20,3 +20,13 @@
 (extends_type_clause type: (_) @extends)
 
 (type_identifier) @typeref
+
+(variable_declarator
+  name: (identifier) @name
+  type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @var.type)) @var
+(required_parameter
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @var.type)) @var
+(optional_parameter
+  pattern: (identifier) @name
+  type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @var.type)) @var
