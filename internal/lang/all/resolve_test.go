@@ -153,3 +153,22 @@ func TestLanguages_JSVariableTypes(t *testing.T) {
 		}
 	})
 }
+
+// TestLanguages_KotlinParentTypes: the parents a Kotlin class or object
+// names after its colon (class X : Y(), Z; Z by d) are its parent class and
+// interfaces, so implementations of Z list X.
+func TestLanguages_KotlinParentTypes(t *testing.T) {
+	got := resolveFiles(t, "kotlin", map[string]string{
+		"src/Shape.kt": "interface Shape {\n  fun area(): Double\n}\n",
+		"src/Shapes.kt": "interface Named\nopen class Base(val n: Int)\n\n" +
+			"class Square(n: Int) : Base(n), Shape, Named {\n  override fun area() = 1.0\n}\n\n" +
+			"object Unit : Shape {\n  override fun area() = 0.0\n}\n\nclass Wrapped(s: Shape) : Shape by s\n",
+	})
+	mustLink(t, got,
+		"extends Square Base stated",
+		"implements Square Shape derived",
+		"implements Square Named stated",
+		"implements Unit Shape derived",
+		"implements Wrapped Shape derived",
+	)
+}

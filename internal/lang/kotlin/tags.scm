@@ -7,3 +7,7 @@
 
 (call_expression (identifier) @name) @call
 (call_expression (navigation_expression (_) @recv (identifier) @name .)) @call
+
+(delegation_specifier (constructor_invocation (user_type) @extends))
+(delegation_specifier (user_type) @implements)
+(delegation_specifier (explicit_delegation (user_type) @implements))
