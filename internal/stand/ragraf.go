@@ -155,8 +155,9 @@ func places(kind string, v any) []Place {
 	switch kind {
 	case KindTests, KindCoChange:
 		// impact: the definitions it names as changing with X (the calls
-		// blocks, tests, co_changed) or, for tests, the tests block alone;
-		// files, entry points and tables summarise those
+		// blocks, tests, co_changed; the stand asks the co_changed block
+		// alone) or, for tests, the tests block alone; files, entry points
+		// and tables summarise those
 		res, _ := v.(map[string]any)
 		var lists []any
 		for _, b := range []string{"hard", "soft"} {
@@ -264,13 +265,13 @@ func (a *asker) run(ctx context.Context, t Task) (SideRun, error) {
 	case KindFileDeclares:
 		op, args = "outline", map[string]any{"path": t.Path}
 	case KindCoChange:
-		// impact at its default depth and blocks: what the tool offers for
-		// "what else must change"
-		op, args = "impact", map[string]any{"qname": t.Target, "limit": firstPage}
+		// impact's co_changed block alone: what the tool offers for "what
+		// else must change", mined from the history
+		op, args = "impact", map[string]any{"qname": t.Target, "limit": firstPage, "blocks": []string{"co_changed"}}
 	case KindTests:
-		// impact's tests block: tests reaching X through calls, @covers,
-		// #[CoversClass] and naming; depth 1, the tests that call X
-		op, args = "impact", map[string]any{"qname": t.Target, "depth": 1, "limit": firstPage}
+		// impact's tests block alone: tests reaching X through calls,
+		// @covers, #[CoversClass] and naming; depth 1, the tests that call X
+		op, args = "impact", map[string]any{"qname": t.Target, "depth": 1, "limit": firstPage, "blocks": []string{"tests"}}
 	default:
 		return r, nil
 	}

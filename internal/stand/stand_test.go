@@ -468,8 +468,9 @@ func TestReliability_StandOnShallowAndPartialClones(t *testing.T) {
 
 // Hand count on commit 2 (Circle::area and Circle::radius change): the
 // seed drawn is area; the truth is radius, lines 13-16 of the old
-// Circle.php. Asked before the commit: ragraf's impact of area (default
-// depth) names total_area and save_report, not radius; the baseline greps
+// Circle.php. Asked before the commit: ragraf's impact of area, its
+// co_changed block alone, names nothing (area changed in one earlier commit,
+// under co_changed's support floor of 2); the baseline greps
 // ->area( (Report.php:7, inside total_area) and opens Report.php: neither
 // names radius, and neither is right.
 func TestM1_CoChangeTaskAskedBeforeItsCommit(t *testing.T) {
@@ -478,7 +479,7 @@ func TestM1_CoChangeTaskAskedBeforeItsCommit(t *testing.T) {
 	eq(t, "kind", co.Kind, KindCoChange)
 	eq(t, "truth", co.Truth, 1)
 	eq(t, "ragraf calls", co.Ragraf.Calls, 1)
-	eq(t, "ragraf cited", co.Ragraf.First.Cited, 2)
+	eq(t, "ragraf cited", co.Ragraf.First.Cited, 0)
 	eq(t, "ragraf true", co.Ragraf.First.TrueCited, 0)
 	eq(t, "baseline calls", co.Baseline.Calls, 2)
 	eq(t, "baseline cited", co.Baseline.First.Cited, 1)
