@@ -156,6 +156,22 @@ func keepBlocks(res *ImpactResult, want map[string]bool) {
 	}
 }
 
+// blocksEmpty says whether every block an answer cut by keepBlocks holds is
+// empty.
+func blocksEmpty(res ImpactResult) bool {
+	n := 0
+	for _, b := range []ImpactBlock{res.Hard, res.Soft} {
+		n += b.SymbolsTotal + b.FilesTotal + b.EntryPointsTotal + b.TablesTotal + len(b.Tests)
+	}
+	if cc := res.CoChanged; cc != nil {
+		n += len(cc.Symbols) + len(cc.Files)
+	}
+	if res.Data != nil {
+		n += res.Data.Total
+	}
+	return n == 0
+}
+
 // impactPager validates the list, limit and cursor of an impact request. A
 // cursor names its list ("impact" for symbols, "impact.<list>" otherwise).
 func impactPager(args ImpactArgs) (pager, string, error) {
@@ -419,7 +435,7 @@ func (s *Service) Impact(ctx context.Context, args ImpactArgs) (*Envelope, error
 	}
 	env.Result = res
 	env.Limits = pg.limits(snap, returned, total)
-	if len(hard)+len(soft) == 0 && (res.Data == nil || res.Data.Total == 0) {
+	if empty := len(hard)+len(soft) == 0 && (res.Data == nil || res.Data.Total == 0); want == nil && empty || want != nil && blocksEmpty(res) {
 		env.NotFound = true
 		env.Suggest = append(env.Suggest, Suggestion{Op: "search", Args: map[string]any{"query": lastName(firstQName(res.Targets))}, Why: "text mentions the graph does not link"})
 	}

@@ -54,6 +54,21 @@ func TestFT27_ImpactBlocksSelection(t *testing.T) {
 		t.Errorf("blocks [symbols files]: symbols %v, tests %v", res.Hard.Symbols, res.Hard.Tests)
 	}
 
+	// not found speaks of the blocks asked for: total has tests (named
+	// after it, @covers) but nothing calls it; the fixture has no history
+	for _, c := range []struct {
+		blocks   []string
+		notFound bool
+	}{{nil, true}, {[]string{"tests"}, false}, {[]string{"co_changed"}, true}} {
+		env, err := s.Impact(ctx, ImpactArgs{QName: `App\Cart::total`, Depth: 1, Blocks: c.blocks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.NotFound != c.notFound {
+			t.Errorf("total, blocks %v: not found %v, want %v\n%s", c.blocks, env.NotFound, c.notFound, RenderText(env))
+		}
+	}
+
 	_, err = s.Impact(ctx, ImpactArgs{QName: `App\Cart::add`, Blocks: []string{"tests", "callers"}})
 	if fe := AsError(err); err == nil || fe.Code != ErrBadInput || !strings.Contains(fe.Message, `"callers"`) ||
 		!strings.Contains(fe.Message, "symbols, files, entry_points, tables, tests, co_changed, data") {
