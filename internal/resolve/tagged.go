@@ -58,6 +58,12 @@ type binding struct {
 	targets []int    // the declarations a Java or C# import names, found when bound
 }
 
+// wildImport is a package or namespace a file imports whole, and where.
+type wildImport struct {
+	ns  string
+	ref *fact.Ref
+}
+
 // packageRef is the Name of the import reference stating a file's package
 // (Java) or file-scoped namespace (C#): lang/tags.PackageRef.
 const packageRef = "<package>"
@@ -77,7 +83,8 @@ type taggedResolver struct {
 	ns      map[string]map[string][]int
 	nsFiles map[string][]string
 	pkgOf   map[string]string
-	wild    map[string][]string
+	wild    map[string][]wildImport
+	linked  map[[2]string]bool // file pairs an import through a wildcard linked
 	out     Output
 	stats   map[fact.RefKind]*KindStats
 }
@@ -86,7 +93,7 @@ func resolveTagged(ctx context.Context, in Input) (Output, error) {
 	r := &taggedResolver{family: taggedFamily(in.Lang), byID: map[string]int{}, byName: map[string][]int{},
 		top: map[string]map[string][]int{}, members: map[string]map[string][]int{}, files: map[string]bool{},
 		dirs: map[string][]string{}, binds: map[string]map[string]binding{}, stats: map[fact.RefKind]*KindStats{},
-		ns: map[string]map[string][]int{}, nsFiles: map[string][]string{}, pkgOf: map[string]string{}, wild: map[string][]string{},
+		ns: map[string]map[string][]int{}, nsFiles: map[string][]string{}, pkgOf: map[string]string{}, wild: map[string][]wildImport{}, linked: map[[2]string]bool{},
 		out: Output{Meta: map[string]string{}}}
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
@@ -214,8 +221,9 @@ func (r *taggedResolver) importJVM(ref *fact.Ref) outcome {
 		if _, ok := r.ns[ref.Qualifier]; !ok {
 			return external
 		}
-		r.wild[ref.Path] = append(r.wild[ref.Path], ref.Qualifier)
-		linkFiles(r.nsFiles[ref.Qualifier])
+		// the files are linked when a name is found through the import:
+		// a namespace may hold hundreds of files the file never uses
+		r.wild[ref.Path] = append(r.wild[ref.Path], wildImport{ref.Qualifier, ref})
 		return stated
 	}
 	t := r.ns[ref.Qualifier][ref.Alt]
@@ -276,7 +284,15 @@ func (r *taggedResolver) inPackage(ref *fact.Ref, name string) []int {
 	}
 	var out []int
 	for _, w := range r.wild[ref.Path] {
-		out = append(out, r.ns[w][name]...)
+		t := r.ns[w.ns][name]
+		for _, k := range t {
+			to := r.nodes[k].Path
+			if key := [2]string{ref.Path, to}; to != ref.Path && !r.linked[key] {
+				r.linked[key] = true
+				r.edge(fact.Imports, fact.FileNodeID(ref.Path), fact.FileNodeID(to), w.ref, fact.Stated, 1)
+			}
+		}
+		out = append(out, t...)
 	}
 	return out
 }

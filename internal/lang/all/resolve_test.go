@@ -74,6 +74,7 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 			"src/com/shop/model/Item.java":   "package com.shop.model;\n\npublic class Item extends Base {\n}\n",
 			"src/com/shop/model/Base.java":   "package com.shop.model;\n\npublic class Base {\n}\n",
 			"src/com/other/Cart.java":        "package com.other;\n\npublic class Cart {\n  public int total() { return 1; }\n}\n",
+			"src/com/shop/util/Unused.java":  "package com.shop.util;\n\npublic class Unused {\n}\n",
 			"src/com/shop/util/Money.java":   "package com.shop.util;\n\npublic class Money {\n}\n",
 			"src/com/shop/app/Checkout.java": "package com.shop.app;\n\nimport com.shop.model.Cart;\nimport com.shop.util.*;\nimport java.util.List;\n\npublic class Checkout {\n  Money pay(Cart c, List<Item> xs) {\n    Cart e = Cart.empty();\n    return sum(c);\n  }\n  Money sum(Cart c) { return new Money(); }\n}\n",
 		})
@@ -91,6 +92,9 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 		for k := range got {
 			if k == "references Checkout.pay Cart derived" {
 				t.Errorf("the imported Cart is stated, not matched by name: %v", got)
+			}
+			if strings.Contains(k, "Unused.java") {
+				t.Errorf("a wildcard import links only the files whose names the file uses: %q", k)
 			}
 		}
 	})
