@@ -1,14 +1,13 @@
 // This file defines `ragraf hook session-start` and `ragraf hook post-edit`,
 // the commands agents' hooks run (internal/agent installs them).
 //
-// session-start compares the working tree with the current revision through
-// the facade (method hook:session-start), records what changed, and prints
-// a summary within 2 KB: the revision and its age, a git HEAD that moved
-// since the index was built, the unacknowledged drift, and which tools to
-// use. post-edit reads the edited file from the hook's input, lets the
-// facade check that one file (so the edit is in the ledger, deduplicated like
-// every detection), and answers within 1 KB with the definitions the edit
-// touched and their stated callers.
+// session-start renders the facade's SessionStart (facade/hook.go: the
+// revision and its age, a git HEAD that moved since the index was built, the
+// drift that still applies after recording what changed) within 2 KB, with
+// which tools to use. post-edit renders the facade's PostEdit of the edited
+// files the hook's input names (each checked against the index, so the edit
+// is in the ledger) within 1 KB: the definitions the edit touched and their
+// stated callers. The project is found as `ragraf mcp` finds it (hookRoot).
 //
 // Both read the hook's stdin JSON and print the shape the agent accepts
 // (--agent) through internal/agent/hookio.go, and always exit 0:
@@ -18,11 +17,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,7 +28,6 @@ import (
 
 	"github.com/ragraf/ragraf/internal/agent"
 	"github.com/ragraf/ragraf/internal/facade"
-	"github.com/ragraf/ragraf/internal/rev"
 )
 
 const (
@@ -95,31 +90,26 @@ func agentFlag(cmd *cobra.Command, v *string, def, usage string) {
 	_ = cmd.Flags().MarkHidden("format")
 }
 
-// hookRoot is the project: --project, else the nearest directory at or
-// above the hook's cwd (or the working directory) holding .ragraf/.
+// hookRoot is the project, found by the rules `ragraf mcp` uses
+// (mcpProject): --project, else RAGRAF_PROJECT, then CLAUDE_PROJECT_DIR, then
+// the nearest directory at or above the hook's cwd (or the working
+// directory) holding .ragraf/, and last that directory itself.
 func hookRoot(g *globalOptions, in agent.HookInput) (string, error) {
-	if g.Project != "" {
-		root, _, err := g.project()
-		return root, err
-	}
-	start := "."
-	if in.Cwd != "" {
-		if st, err := os.Stat(in.Cwd); err == nil && st.IsDir() {
-			start = in.Cwd
+	if g.Project == "" {
+		start := "."
+		if in.Cwd != "" {
+			if st, err := os.Stat(in.Cwd); err == nil && st.IsDir() {
+				start = in.Cwd
+			}
 		}
-	}
-	abs, err := filepath.Abs(start)
-	if err != nil {
-		return "", err
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		if st, err := os.Stat(filepath.Join(d, rev.Dir)); err == nil && st.IsDir() {
-			return d, nil
+		abs, err := filepath.Abs(start)
+		if err != nil {
+			return "", err
 		}
-		if filepath.Dir(d) == d {
-			return abs, nil
-		}
+		g.Project = mcpProject(os.Getenv, abs)
 	}
+	root, _, err := g.project()
+	return root, err
 }
 
 // checkFormat returns format, or text (with a note on stderr) when unknown:
@@ -159,94 +149,76 @@ func hookSessionStartRun(ctx context.Context, opts *hookOptions) (err error) {
 	return nil
 }
 
-// sessionStartText builds the summary; failures become a line of it.
+// sessionStartText renders the facade's SessionStart; failures become a
+// line of it.
 func sessionStartText(ctx context.Context, opts *hookOptions, in agent.HookInput) (string, *facade.Envelope) {
 	root, err := hookRoot(opts.Global, in)
 	if err != nil {
 		return "ragraf: " + err.Error(), nil
 	}
-	layout := rev.Layout{Root: root}
-	name, err := layout.CurrentRev()
-	if errors.Is(err, rev.ErrNotIndexed) {
-		return "ragraf: this project has no index yet; run `ragraf index` to build one.", nil
-	}
+	svc, err := opts.Global.service(root)
 	if err != nil {
 		return "ragraf: " + err.Error(), nil
 	}
-	var info rev.Info
-	if b, err := os.ReadFile(filepath.Join(layout.Rev(name), rev.RevJSON)); err == nil {
-		_ = json.Unmarshal(b, &info)
+	defer svc.Close()
+	r, err := svc.SessionStart(ctx, facade.SessionStartArgs{Now: opts.Now()})
+	if err != nil {
+		return "ragraf: " + err.Error(), nil
+	}
+	return renderSessionStart(r), r.Envelope
+}
+
+// renderSessionStart is the session-start summary, within hookStartBudget.
+func renderSessionStart(r facade.SessionStartResult) string {
+	if r.NotIndexed {
+		return "ragraf: this project has no index yet; run `ragraf index` to build one."
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "ragraf: index %s", name)
-	if t, err := time.Parse(time.RFC3339, info.CreatedAt); err == nil {
-		fmt.Fprintf(&b, ", built %s ago (%s)", age(opts.Now().Sub(t)), info.CreatedAt)
+	fmt.Fprintf(&b, "ragraf: index %s", r.Rev)
+	if r.AgeKnown {
+		fmt.Fprintf(&b, ", built %s ago (%s)", age(r.Age), r.CreatedAt)
 	}
-	if info.GitHead != "" {
-		fmt.Fprintf(&b, " at git %s", shortSHA(info.GitHead))
+	if r.GitHead != "" {
+		fmt.Fprintf(&b, " at git %s", shortSHA(r.GitHead))
 	}
 	b.WriteString(".\n")
-	if line := headMoved(ctx, root, info.GitHead); line != "" {
-		b.WriteString(line + "\n")
-	}
-
-	svc, err := opts.Global.service(root)
-	if err != nil {
-		return b.String() + "ragraf: " + err.Error(), nil
-	}
-	defer svc.Close()
-	readOnly := false           // the ledger cannot be written: what changed is not recorded
-	var changed map[string]bool // the paths that differ from the index now
-	if denv, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:session-start"}); err != nil {
-		var fe *facade.Error
-		if !errors.As(err, &fe) || fe.Code != facade.ErrReadOnly {
-			return b.String() + driftFailed(ctx, err), nil
+	if m := r.HeadMoved; m != nil {
+		on := ""
+		if m.Branch != "" {
+			on = " on " + m.Branch
 		}
-		readOnly = true
-	} else if res, ok := denv.Result.(facade.DriftDetectResult); ok {
-		changed = map[string]bool{}
-		for _, p := range res.Changed {
-			changed[p] = true
+		if m.Ancestor {
+			fmt.Fprintf(&b, "git HEAD moved since the index: now %s%s, %d commits after the indexed %s (pull or commits).\n", shortSHA(m.Head), on, m.Commits, shortSHA(r.GitHead))
+		} else {
+			fmt.Fprintf(&b, "git HEAD moved since the index: now %s%s; the indexed %s is not an ancestor (branch switch or rebase).\n", shortSHA(m.Head), on, shortSHA(r.GitHead))
 		}
 	}
-	env, err := svc.Drift(ctx, facade.DriftArgs{Unacked: true, Limit: 1000})
-	if err != nil {
-		return b.String() + driftFailed(ctx, err), nil
-	}
-	entries := env.Result.(facade.DriftResult).Entries
-	gone := 0 // unacknowledged entries whose files match the index again
-	if changed != nil {
-		kept := entries[:0:0]
-		for _, e := range entries {
-			if facade.Applies(e, changed) {
-				kept = append(kept, e)
-			}
+	if r.DriftErr != nil {
+		if r.TimedOut {
+			return b.String() + "ragraf: the drift check did not finish within a second; run `ragraf drift detect` to see what changed.\n"
 		}
-		gone = len(entries) - len(kept)
-		entries = kept
+		return b.String() + "ragraf: the drift check failed: " + r.DriftErr.Message + "\n"
 	}
-	if gone > 0 {
-		fmt.Fprintf(&b, "%d earlier drift entries no longer apply (their files match the index again; `ragraf drift --unacked` lists them).\n", gone)
+	entries := r.Entries
+	if r.Gone > 0 {
+		fmt.Fprintf(&b, "%d earlier drift entries no longer apply (their files match the index again; `ragraf drift --unacked` lists them).\n", r.Gone)
 	}
 	tools := "Use the ragraf MCP tools before grep and before editing: ragraf_search, ragraf_symbol, ragraf_callers, ragraf_impact, ragraf_code.\n"
-	if readOnly {
+	if r.ReadOnly {
 		b.WriteString("The drift ledger cannot be written (a read-only file system or a full disk), so changes since indexing are not recorded; answers still carry stale_warnings for files that changed.\n")
 		if len(entries) == 0 {
-			b.WriteString(tools)
-			return b.String(), env
+			return b.String() + tools
 		}
 	}
-	if len(entries) == 0 && gone > 0 {
-		fmt.Fprintf(&b, "The index %s matches the working tree.\n", env.IndexRev)
-		b.WriteString(tools)
-		return b.String(), env
+	if len(entries) == 0 && r.Gone > 0 {
+		fmt.Fprintf(&b, "The index %s matches the working tree.\n", r.IndexRev)
+		return b.String() + tools
 	}
 	if len(entries) == 0 {
-		fmt.Fprintf(&b, "The index %s matches the working tree (%d ledger entries, all acknowledged).\n", env.IndexRev, env.Drift.Entries)
-		b.WriteString(tools)
-		return b.String(), env
+		fmt.Fprintf(&b, "The index %s matches the working tree (%d ledger entries, all acknowledged).\n", r.IndexRev, r.LedgerEntries)
+		return b.String() + tools
 	}
-	fmt.Fprintf(&b, "The working tree has drifted from index %s: %d unacknowledged drift entries.\n", env.IndexRev, len(entries))
+	fmt.Fprintf(&b, "The working tree has drifted from index %s: %d unacknowledged drift entries.\n", r.IndexRev, len(entries))
 	tail := "Answers citing these paths carry stale_warnings; read them with ragraf_live_read.\n" +
 		"Rebuild with `ragraf reindex --commit`, or acknowledge with `ragraf drift ack <id>`.\n" + tools
 	room := hookStartBudget - 200 - b.Len() - len(tail)
@@ -271,43 +243,7 @@ func sessionStartText(ctx context.Context, opts *hookOptions, in agent.HookInput
 		b.WriteString(line)
 	}
 	b.WriteString(tail)
-	return b.String(), env
-}
-
-func driftFailed(ctx context.Context, err error) string {
-	if ctx.Err() != nil {
-		return "ragraf: the drift check did not finish within a second; run `ragraf drift detect` to see what changed.\n"
-	}
-	return "ragraf: the drift check failed: " + facade.AsError(err).Message + "\n"
-}
-
-// headMoved says how git HEAD differs from the commit the index was built
-// at: a pull or commits (HEAD descends from it), or a branch switch or
-// rebase (it does not); "" when it did not move or git cannot tell.
-func headMoved(ctx context.Context, root, indexed string) string {
-	if indexed == "" {
-		return ""
-	}
-	head, err := gitOut(ctx, root, "rev-parse", "HEAD")
-	if err != nil || head == indexed {
-		return ""
-	}
-	branch, _ := gitOut(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
-	on := ""
-	if branch != "" && branch != "HEAD" {
-		on = " on " + branch
-	}
-	if _, err := gitOut(ctx, root, "merge-base", "--is-ancestor", indexed, head); err == nil {
-		n, _ := gitOut(ctx, root, "rev-list", "--count", indexed+".."+head)
-		return fmt.Sprintf("git HEAD moved since the index: now %s%s, %s commits after the indexed %s (pull or commits).", shortSHA(head), on, n, shortSHA(indexed))
-	}
-	return fmt.Sprintf("git HEAD moved since the index: now %s%s; the indexed %s is not an ancestor (branch switch or rebase).", shortSHA(head), on, shortSHA(indexed))
-}
-
-func gitOut(ctx context.Context, root string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root}, args...)...)
-	out, err := cmd.Output()
-	return strings.TrimSpace(string(out)), err
+	return b.String()
 }
 
 func shortSHA(s string) string {
@@ -360,9 +296,8 @@ func hookPostEditRun(ctx context.Context, opts *hookOptions) (err error) {
 	return nil
 }
 
-// postEditText checks each edited file through the facade's outline (which
-// records the file's drift before it answers) and lists the definitions
-// whose lines changed, with their stated callers.
+// postEditText renders the facade's PostEdit of the files the hook's input
+// names.
 func postEditText(ctx context.Context, opts *hookOptions, in agent.HookInput) string {
 	paths := in.EditedPaths()
 	if len(paths) == 0 {
@@ -372,149 +307,79 @@ func postEditText(ctx context.Context, opts *hookOptions, in agent.HookInput) st
 	if err != nil {
 		return ""
 	}
-	if _, err := (rev.Layout{Root: root}).CurrentRev(); err != nil {
-		return ""
-	}
 	svc, err := opts.Global.service(root)
 	if err != nil {
 		return ""
 	}
 	defer svc.Close()
+	r, err := svc.PostEdit(ctx, facade.PostEditArgs{Paths: paths, Cwd: in.Cwd})
+	if err != nil {
+		return ""
+	}
+	return renderPostEdit(r)
+}
+
+// renderPostEdit is the post-edit context: per file, whether the change is
+// in the ledger, the definitions it touched and their stated callers.
+func renderPostEdit(r facade.PostEditResult) string {
 	var b strings.Builder
-	for i, p := range paths {
-		if i == 5 {
-			fmt.Fprintf(&b, "… and %d more files.\n", len(paths)-i)
-			break
-		}
-		abs := p
-		if !filepath.IsAbs(abs) {
-			base := in.Cwd
-			if base == "" {
-				base = root
-			}
-			abs = filepath.Join(base, p)
-		}
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			continue // outside the project
-		}
-		rel = filepath.ToSlash(rel)
-		b.WriteString(editSummary(ctx, svc, rel))
-		if ctx.Err() != nil {
-			break
-		}
+	for _, f := range r.Files {
+		b.WriteString(renderEditedFile(f))
+	}
+	if r.More > 0 {
+		fmt.Fprintf(&b, "… and %d more files.\n", r.More)
 	}
 	return b.String()
 }
 
-// editSummary is one edited file's lines of the post-edit context.
-func editSummary(ctx context.Context, svc *facade.Service, rel string) string {
-	// the edit goes into the ledger as the hook's, deduplicated with what any
-	// other detector saw of the same change
-	_, derr := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "hook:post-edit", Paths: []string{rel}})
-	env, err := svc.Outline(ctx, facade.OutlineArgs{Path: rel})
-	var res facade.OutlineResult
-	if err == nil {
-		res, _ = env.Result.(facade.OutlineResult)
+func renderEditedFile(f facade.PostEditFile) string {
+	switch {
+	case f.NotIndexable != "":
+		return fmt.Sprintf("ragraf: %s is not in the index and a reindex will not add it: %s.\n", f.Path, f.NotIndexable)
+	case f.New && f.NotRecorded != "":
+		return fmt.Sprintf("ragraf: %s is a new file; it is not recorded in the drift ledger (%s). `ragraf reindex --commit` adds it.\n", f.Path, f.NotRecorded)
+	case f.New:
+		return fmt.Sprintf("ragraf: %s is not in the index (a new file); `ragraf reindex --commit` adds it.\n", f.Path)
+	case f.Kind == "":
+		return fmt.Sprintf("ragraf: %s matches the index %s.\n", f.Path, f.IndexRev)
 	}
-	if err != nil || env.NotFound {
-		if err != nil {
-			if fe := facade.AsError(err); fe.Code != facade.ErrUnknownID && fe.Code != facade.ErrBadInput {
-				return ""
-			}
+	lines := ""
+	if len(f.Lines) > 0 {
+		var rs []string
+		for _, r := range f.Lines {
+			rs = append(rs, fmt.Sprintf("%d-%d", r[0], r[1]))
 		}
-		if why := svc.NotIndexed(ctx, rel); why != "" {
-			return fmt.Sprintf("ragraf: %s is not in the index and a reindex will not add it: %s.\n", rel, why)
-		}
-		// not in the revision: a new file; compare records it (an add) with whatever else drifted
-		if _, err := svc.DriftDetect(ctx, facade.DriftDetectArgs{Method: "compare"}); err != nil {
-			return fmt.Sprintf("ragraf: %s is a new file; it is not recorded in the drift ledger (%s). `ragraf reindex --commit` adds it.\n", rel, notRecorded(err))
-		}
-		return fmt.Sprintf("ragraf: %s is not in the index (a new file); `ragraf reindex --commit` adds it.\n", rel)
+		lines = " (indexed lines " + strings.Join(rs, ",") + ")"
 	}
 	var b strings.Builder
-	kind, lines := "", ""
-	for _, w := range env.StaleWarnings {
-		if w.Path == rel {
-			kind = w.Kind
-			var rs []string
-			for i := 0; i+1 < len(w.Lines); i += 2 {
-				rs = append(rs, fmt.Sprintf("%d-%d", w.Lines[i], w.Lines[i+1]))
-			}
-			lines = strings.Join(rs, ",")
-		}
-	}
-	if kind == "" {
-		return fmt.Sprintf("ragraf: %s matches the index %s.\n", rel, env.IndexRev)
-	}
-	if derr != nil {
+	if f.NotRecorded != "" {
 		// nothing was recorded: say so, and why, rather than claim it was
-		fmt.Fprintf(&b, "ragraf: the %s of %s", kind, rel)
-		if lines != "" {
-			fmt.Fprintf(&b, " (indexed lines %s)", lines)
-		}
-		fmt.Fprintf(&b, " is NOT recorded in the drift ledger: %s.\n", notRecorded(derr))
+		fmt.Fprintf(&b, "ragraf: the %s of %s%s is NOT recorded in the drift ledger: %s.\n", f.Kind, f.Path, lines, f.NotRecorded)
 	} else {
-		fmt.Fprintf(&b, "ragraf: recorded the %s of %s", kind, rel)
-		if lines != "" {
-			fmt.Fprintf(&b, " (indexed lines %s)", lines)
-		}
-		b.WriteString(" in the drift ledger.\n")
+		fmt.Fprintf(&b, "ragraf: recorded the %s of %s%s in the drift ledger.\n", f.Kind, f.Path, lines)
 	}
-	touched := touchedItems(res.Symbols)
-	if len(touched) == 0 {
-		return b.String()
+	verb := "changed"
+	if f.Kind == "delete" {
+		verb = "removed"
 	}
-	for i, t := range touched {
+	for i, t := range f.Touched {
 		if i == 4 {
-			fmt.Fprintf(&b, "  … and %d more definitions (ragraf_outline).\n", len(touched)-i)
+			fmt.Fprintf(&b, "  … and %d more definitions (ragraf_outline).\n", len(f.Touched)-i)
 			break
 		}
-		verb := "changed"
-		if kind == "delete" {
-			verb = "removed"
-		}
 		fmt.Fprintf(&b, "  %s %s %s (%s:%d)", verb, t.Kind, t.QName, t.Path, t.Line)
-		if t.Kind == "function" || t.Kind == "method" {
-			if cenv, err := svc.Callers(ctx, facade.CallersArgs{Target: facade.Target{ID: t.ID}, Page: facade.Page{Limit: 5}}); err == nil {
-				if cr, ok := cenv.Result.(facade.CallsResult); ok && len(cr.Stated) > 0 {
-					var cs []string
-					for _, c := range cr.Stated {
-						cs = append(cs, fmt.Sprintf("%s (%s:%d)", c.QName, c.SitePath, c.SiteLine))
-					}
-					more := ""
-					if cenv.Limits.Total > len(cr.Stated)+len(cr.Derived) || cenv.Limits.Truncated {
-						more = ", …"
-					}
-					fmt.Fprintf(&b, "; stated callers that may need the same change: %s%s", strings.Join(cs, ", "), more)
-				}
+		if len(t.Callers) > 0 {
+			var cs []string
+			for _, c := range t.Callers {
+				cs = append(cs, fmt.Sprintf("%s (%s:%d)", c.QName, c.SitePath, c.SiteLine))
 			}
+			more := ""
+			if t.MoreCallers {
+				more = ", …"
+			}
+			fmt.Fprintf(&b, "; stated callers that may need the same change: %s%s", strings.Join(cs, ", "), more)
 		}
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// notRecorded says why a ledger write failed, for a hook's context.
-func notRecorded(err error) string {
-	fe := facade.AsError(err)
-	if fe.Code == facade.ErrReadOnly {
-		return "the ledger cannot be written (a read-only file system or a full disk)"
-	}
-	return fe.Code + " " + fe.Message
-}
-
-// touchedItems are the innermost definitions with a stale mark.
-func touchedItems(items []facade.OutlineItem) []facade.OutlineItem {
-	var out []facade.OutlineItem
-	for _, it := range items {
-		inner := touchedItems(it.Children)
-		switch {
-		case len(inner) > 0:
-			out = append(out, inner...)
-		case it.Stale != nil:
-			out = append(out, it)
-		}
-	}
-	return out
 }
