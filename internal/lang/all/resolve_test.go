@@ -76,7 +76,7 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 			"src/com/other/Cart.java":        "package com.other;\n\npublic class Cart {\n  public int total() { return 1; }\n}\n",
 			"src/com/shop/util/Unused.java":  "package com.shop.util;\n\npublic class Unused {\n}\n",
 			"src/com/shop/util/Money.java":   "package com.shop.util;\n\npublic class Money {\n}\n",
-			"src/com/shop/app/Checkout.java": "package com.shop.app;\n\nimport com.shop.model.Cart;\nimport com.shop.util.*;\nimport java.util.List;\n\npublic class Checkout {\n  Money pay(Cart c, List<Item> xs) {\n    Cart e = Cart.empty();\n    return sum(c);\n  }\n  Money sum(Cart c) { return new Money(); }\n}\n",
+			"src/com/shop/app/Checkout.java": "package com.shop.app;\n\nimport com.shop.model.Cart;\nimport com.shop.util.*;\nimport java.util.List;\n\npublic class Checkout {\n  Money pay(Cart c, List<Item> xs) {\n    Cart e = Cart.empty();\n    e.total();\n    c.total();\n    return sum(c);\n  }\n  Money sum(Cart c) { return new Money(); }\n}\n",
 		})
 		mustLink(t, got,
 			"imports src/com/shop/app/Checkout.java src/com/shop/model/Cart.java stated",
@@ -85,6 +85,7 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 			"references Checkout.pay Money stated",
 			"calls Checkout.pay Cart.empty stated",
 			"calls Checkout.pay Checkout.sum stated",
+			"calls Checkout.pay Cart.total stated",
 			"instantiates Checkout.sum Money stated",
 			"extends Item Base stated",
 			"instantiates Cart.empty Cart stated",
@@ -100,10 +101,10 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 	})
 	t.Run("csharp", func(t *testing.T) {
 		got := resolveFiles(t, "csharp", map[string]string{
-			"Model/Cart.cs":   "namespace Shop.Model\n{\n  public class Cart\n  {\n    public static Cart Empty() { return new Cart(); }\n  }\n  public class Base { }\n  public class Item : Base { }\n}\n",
-			"Other/Cart.cs":   "namespace Shop.Other\n{\n  public class Cart { }\n}\n",
+			"Model/Cart.cs":   "namespace Shop.Model\n{\n  public class Cart\n  {\n    public static Cart Empty() { return new Cart(); }\n    public int Total() { return 0; }\n  }\n  public class Base { }\n  public class Item : Base { }\n}\n",
+			"Other/Cart.cs":   "namespace Shop.Other\n{\n  public class Cart { public int Total() { return 1; } }\n}\n",
 			"Util/Money.cs":   "namespace Shop.Util;\n\npublic class Money { }\n",
-			"App/Checkout.cs": "using System;\nusing Shop.Model;\nusing M = Shop.Util.Money;\n\nnamespace Shop.App\n{\n  public class Checkout\n  {\n    M Pay(Cart c)\n    {\n      Cart e = Cart.Empty();\n      return Sum(c);\n    }\n    M Sum(Cart c) { return new M(); }\n  }\n}\n",
+			"App/Checkout.cs": "using System;\nusing Shop.Model;\nusing M = Shop.Util.Money;\n\nnamespace Shop.App\n{\n  public class Checkout\n  {\n    M Pay(Cart c)\n    {\n      Cart e = Cart.Empty();\n      e.Total();\n      c.Total();\n      return Sum(c);\n    }\n    M Sum(Cart c) { return new M(); }\n  }\n}\n",
 		})
 		mustLink(t, got,
 			"imports App/Checkout.cs Model/Cart.cs stated",
@@ -112,6 +113,7 @@ func TestLanguages_JavaCSharpImportsStated(t *testing.T) {
 			"references Shop.App.Checkout.Pay Money stated",
 			"calls Shop.App.Checkout.Pay Shop.Model.Cart.Empty stated",
 			"calls Shop.App.Checkout.Pay Shop.App.Checkout.Sum stated",
+			"calls Shop.App.Checkout.Pay Shop.Model.Cart.Total stated",
 			"instantiates Shop.App.Checkout.Sum Money stated",
 			"extends Shop.Model.Item Shop.Model.Base stated",
 		)

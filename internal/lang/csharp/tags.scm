@@ -28,3 +28,7 @@
 (using_directive name: (identifier) @import.alias
   [(qualified_name qualifier: (_) @import.source name: (_) @import.name)]) @import
 (using_directive !name [(identifier) (qualified_name)] @import.source) @import
+
+(variable_declaration type: [(identifier) (generic_name) (qualified_name)] @var.type
+  (variable_declarator name: (identifier) @name)) @var
+(parameter type: [(identifier) (generic_name) (qualified_name)] @var.type name: (identifier) @name) @var

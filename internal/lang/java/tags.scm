@@ -22,3 +22,7 @@
 (package_declaration [(identifier) (scoped_identifier)] @import.source) @package
 (import_declaration (scoped_identifier scope: (_) @import.source name: (identifier) @import.name)) @import
 (import_declaration [(identifier) (scoped_identifier)] @import.source (asterisk)) @import
+
+(local_variable_declaration type: [(type_identifier) (generic_type) (scoped_type_identifier)] @var.type
+  declarator: (variable_declarator name: (identifier) @name)) @var
+(formal_parameter type: [(type_identifier) (generic_type) (scoped_type_identifier)] @var.type name: (identifier) @name) @var
