@@ -361,7 +361,7 @@ func scalar(v any) string {
 // isID says whether v is a node id of 32 hex digits (or a field that only
 // holds one), which the text form leaves out.
 func isID(k, v string) bool {
-	if k == "container_id" || k == "function" && len(v) == 32 {
+	if k == "container_id" || k == "function" || k == "callee" { // function_name, callee_name beside them name them
 		return true
 	}
 	if len(v) != 32 {
