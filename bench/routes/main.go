@@ -264,22 +264,7 @@ func report(w io.Writer, truth map[triple]bool, unlinkable map[string][]string, 
 			}
 		}
 		fmt.Fprintf(w, "%-8s %6d %6d %7d %7.3f %8.3f %9d\n", k, nt, ng, ok, ratio(ok, nt), ratio(ok, ng), len(unlinkable[k]))
-		sort.Strings(miss)
-		sort.Strings(extra)
-		for i, m := range miss {
-			if i == show {
-				fmt.Fprintf(w, "  ... %d more misses\n", len(miss)-show)
-				break
-			}
-			fmt.Fprintln(w, "  miss  ", m)
-		}
-		for i, x := range extra {
-			if i == show {
-				fmt.Fprintf(w, "  ... %d more extras\n", len(extra)-show)
-				break
-			}
-			fmt.Fprintln(w, "  extra ", x)
-		}
+		printDiffs(w, miss, extra, show)
 		for i, u := range unlinkable[k] {
 			if i == show {
 				break

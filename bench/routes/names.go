@@ -73,20 +73,23 @@ func reportRoutes(w io.Writer, truth, got map[route]bool, show int) {
 	}
 	fmt.Fprintf(w, "routes (method, URI and name equal): truth %d, ragraf %d, equal %d, recall %.3f, precision %.3f\n",
 		len(truth), len(got), ok, ratio(ok, len(truth)), ratio(ok, len(got)))
-	sort.Strings(miss)
-	sort.Strings(extra)
-	for i, m := range miss {
-		if i == show {
-			fmt.Fprintf(w, "  ... %d more misses\n", len(miss)-show)
-			break
+	printDiffs(w, miss, extra, show)
+}
+
+// printDiffs prints the first show misses and extras, sorted, and how many
+// more of each there are.
+func printDiffs(w io.Writer, miss, extra []string, show int) {
+	for _, l := range []struct {
+		label, more string
+		items       []string
+	}{{"  miss  ", "misses", miss}, {"  extra ", "extras", extra}} {
+		sort.Strings(l.items)
+		for i, m := range l.items {
+			if i == show {
+				fmt.Fprintf(w, "  ... %d more %s\n", len(l.items)-show, l.more)
+				break
+			}
+			fmt.Fprintln(w, l.label, m)
 		}
-		fmt.Fprintln(w, "  miss  ", m)
-	}
-	for i, x := range extra {
-		if i == show {
-			fmt.Fprintf(w, "  ... %d more extras\n", len(extra)-show)
-			break
-		}
-		fmt.Fprintln(w, "  extra ", x)
 	}
 }
